@@ -1,0 +1,30 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "moviecat",
+    products: [
+        .executable(name: "moviecat", targets: ["moviecat"]),
+        .library(name: "MovieCatalog", targets: ["MovieCatalog"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        // Turns Migrations/*.sql and seed.sql into Swift string constants at build time,
+        // so the binary is self-contained and the .sql files stay the only copy.
+        .executableTarget(name: "embed-sql"),
+        .plugin(name: "EmbedSQL", capability: .buildTool(), dependencies: ["embed-sql"]),
+        .target(
+            name: "MovieCatalog",
+            dependencies: ["CSQLite"],
+            plugins: ["EmbedSQL"]
+        ),
+        .executableTarget(name: "moviecat", dependencies: ["MovieCatalog"]),
+        .testTarget(name: "MovieCatalogTests", dependencies: ["MovieCatalog"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["MovieCatalog"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

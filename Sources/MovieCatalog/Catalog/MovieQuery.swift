@@ -1,0 +1,66 @@
+/// The columns movies can be sorted by (a closed set: never user text in SQL).
+public enum SortKey: String, CaseIterable, Sendable {
+    case title, year, rating, duration
+
+    /// ORDER BY terms. Title order matches the natural-key index so sorted pages need no sort step.
+    func orderBy(descending: Bool) -> String {
+        let dir = descending ? " DESC" : ""
+        let byTitle = "m.title COLLATE NOCASE\(dir), ifnull(m.year, 0)\(dir), m.id\(dir)"
+        let nulls = descending ? "" : " NULLS LAST"
+        switch self {
+        case .title: return byTitle
+        case .year: return "m.year\(dir)\(nulls), " + SortKey.title.orderBy(descending: false)
+        case .rating: return "m.rating\(dir)\(nulls), " + SortKey.title.orderBy(descending: false)
+        case .duration: return "m.duration_minutes\(dir)\(nulls), " + SortKey.title.orderBy(descending: false)
+        }
+    }
+}
+
+/// A `filter` request: the set, order and page.
+public struct MovieQuery: Sendable {
+    public var filters: FilterSet
+    public var sort: SortKey
+    public var descending: Bool
+    public var limit: Int?
+    public var offset: Int?
+
+    public init(filters: FilterSet = FilterSet(), sort: SortKey = .title, descending: Bool = false,
+                limit: Int? = nil, offset: Int? = nil) {
+        self.filters = filters
+        self.sort = sort
+        self.descending = descending
+        self.limit = limit
+        self.offset = offset
+    }
+
+    /// Columns of a movie row, genres as `|`-joined sorted codes.
+    static let columns = """
+        m.id, m.title, m.year, m.rating, m.duration_minutes, m.certification, \
+        (SELECT group_concat(code, '|') FROM (SELECT g.code FROM movie_genres mg JOIN genres g ON g.id = mg.genre_id \
+        WHERE mg.movie_id = m.id ORDER BY g.code)) AS genres
+        """
+
+    /// The SELECT statement for the matching movies.
+    public var selectSQL: SQLFragment {
+        var sql = SQLFragment("SELECT \(MovieQuery.columns) FROM movies m WHERE ")
+            + SQLBuilder.condition(for: filters)
+            + SQLFragment(" ORDER BY \(sort.orderBy(descending: descending))")
+        if limit != nil || offset != nil {
+            sql = sql + SQLFragment(" LIMIT ? OFFSET ?", [.integer(Int64(limit ?? -1)), .integer(Int64(offset ?? 0))])
+        }
+        return sql
+    }
+
+    /// The COUNT statement for the matching movies.
+    public var countSQL: SQLFragment {
+        SQLFragment("SELECT count(*) FROM movies m WHERE ") + SQLBuilder.condition(for: filters)
+    }
+
+    /// Reads one row of `selectSQL`.
+    static func movie(from row: Statement) -> Movie {
+        Movie(id: row.int64(0), title: row.text(1), year: row.optionalInt(2),
+              genres: row.optionalText(6).map { $0.split(separator: "|").map(String.init) } ?? [],
+              rating: row.optionalDouble(3), durationMinutes: row.optionalInt(4),
+              certification: row.optionalText(5))
+    }
+}

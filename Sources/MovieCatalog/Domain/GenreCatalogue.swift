@@ -1,0 +1,38 @@
+/// The genres a catalog knows, looked up by code or name in any case.
+public struct GenreCatalogue: Sendable {
+    /// All genres, ordered by code.
+    public let genres: [Genre]
+    private let byKey: [String: Genre]
+
+    public init(_ genres: [Genre]) {
+        self.genres = genres.sorted { $0.code < $1.code }
+        var byKey: [String: Genre] = [:]
+        for genre in genres {
+            byKey[genre.name.lowercased()] = genre
+            byKey[genre.code] = genre
+        }
+        self.byKey = byKey
+    }
+
+    /// The genre whose code or name matches `text`, ignoring case (and `Sci Fi` finds `sci-fi`).
+    public func resolve(_ text: String) -> Genre? {
+        let key = text.trimmingWhitespace().lowercased()
+        return byKey[key] ?? byKey[Genre.slug(key)]
+    }
+
+    /// The known genre codes.
+    public var codes: [String] { genres.map(\.code) }
+
+    /// Display name for a code.
+    public func name(of code: String) -> String { byKey[code]?.name ?? code }
+}
+
+extension String {
+    /// The string without leading and trailing white space and newlines.
+    public func trimmingWhitespace() -> String {
+        let scalars = unicodeScalars
+        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }) else { return "" }
+        let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })!
+        return String(scalars[first...last])
+    }
+}

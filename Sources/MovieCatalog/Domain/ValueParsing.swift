@@ -1,0 +1,58 @@
+/// Parsers for the value forms users type and files carry, shared by filters and import.
+public enum ValueParsing {
+    /// A plain decimal number (`7`, `7.5`, `-1`, `.5`), without exponents, `inf` or `nan`.
+    public static func decimal(_ text: String) -> Double? {
+        var digits = 0, dots = 0
+        for (i, c) in text.utf8.enumerated() {
+            switch c {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digits += 1
+            case UInt8(ascii: "."): dots += 1
+            case UInt8(ascii: "-"), UInt8(ascii: "+"): if i != 0 { return nil }
+            default: return nil
+            }
+        }
+        guard digits > 0, digits <= 15, dots <= 1 else { return nil }
+        return Double(text)
+    }
+
+    /// A plain integer of at most 9 digits, optionally signed.
+    public static func integer(_ text: String) -> Int? {
+        let body = text.hasPrefix("-") || text.hasPrefix("+") ? text.dropFirst() : Substring(text)
+        guard !body.isEmpty, body.count <= 9, body.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }
+        return Int(text)
+    }
+
+    /// Minutes from `120`, `95m`, `95 min`, `2h`, `1h30m`, `1h 30m`, `1:30:00` or `1:30` (h:mm).
+    public static func minutes(_ raw: String) -> Int? {
+        let text = raw.lowercased().filter { $0 != " " }
+        if let plain = integer(text) { return plain >= 0 ? plain : nil }
+        if text.contains(":") {
+            let parts = text.split(separator: ":", omittingEmptySubsequences: false).map { integer(String($0)) }
+            guard parts.allSatisfy({ $0 != nil && $0! >= 0 }) else { return nil }
+            let p = parts.map { $0! }
+            switch p.count {
+            case 2 where p[1] < 60: return p[0] * 60 + p[1]
+            case 3 where p[1] < 60 && p[2] < 60: return p[0] * 60 + p[1] + (p[2] >= 30 ? 1 : 0)
+            default: return nil
+            }
+        }
+        var rest = Substring(text)
+        var total = 0
+        var sawUnit = false
+        for unit in ["h", "min", "m"] {
+            guard let range = rest.firstRange(of: unit) else { continue }
+            guard let value = integer(String(rest[..<range.lowerBound])), value >= 0 else { return nil }
+            total += unit == "h" ? value * 60 : value
+            rest = rest[range.upperBound...]
+            sawUnit = true
+        }
+        return sawUnit && rest.isEmpty ? total : nil
+    }
+
+    /// Whole hours alone (`2h`), which filters read as an hour bucket.
+    public static func wholeHours(_ raw: String) -> Int? {
+        let text = raw.lowercased()
+        guard text.hasSuffix("h"), let hours = integer(String(text.dropLast())), hours >= 0 else { return nil }
+        return hours
+    }
+}

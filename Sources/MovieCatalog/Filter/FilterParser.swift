@@ -1,0 +1,101 @@
+/// Parses filter values typed as flags (`--rating 7..`), comma lists and `facet:value` tokens.
+public struct FilterParser: Sendable {
+    /// The genres that `genre` and `exclude-genre` values must name.
+    public let genres: GenreCatalogue
+
+    public init(genres: GenreCatalogue) { self.genres = genres }
+
+    /// Parses a flag's value; a comma list yields one element per item (not for titles).
+    public func parse(_ facet: Facet, _ value: String, source: String? = nil) throws -> [MovieFilter] {
+        let source = source ?? facet.flag
+        if facet == .title { return [try parseOne(.title, value, source: source)] }
+        return try value.split(separator: ",", omittingEmptySubsequences: false).map {
+            try parseOne(facet, String($0), source: source)
+        }
+    }
+
+    /// Parses a positional `facet:value` token.
+    public func parseToken(_ token: String) throws -> [MovieFilter] {
+        guard let colon = token.firstIndex(of: ":") else {
+            throw CatalogError(.usage, "unexpected argument '\(token)': filter tokens look like facet:value, e.g. genre:drama")
+        }
+        let name = String(token[..<colon]).lowercased()
+        guard let facet = Facet(rawValue: name) else {
+            let hint = Suggestion.nearest(to: name, in: Facet.allCases.map(\.rawValue)).map { "; did you mean '\($0)'?" } ?? ""
+            throw CatalogError(.usage, "unknown facet '\(name)' in '\(token)'\(hint)")
+        }
+        return try parse(facet, String(token[token.index(after: colon)...]), source: token)
+    }
+
+    /// Parses one value of one facet.
+    public func parseOne(_ facet: Facet, _ raw: String, source: String) throws -> MovieFilter {
+        let value = raw.trimmingWhitespace()
+        guard !value.isEmpty else {
+            throw CatalogError(.usage, "empty value for '\(source)'")
+        }
+        func invalid(_ expected: String) -> CatalogError {
+            CatalogError(.usage, "invalid value '\(value)' for '\(source)': expected \(expected)")
+        }
+        switch facet {
+        case .genre, .excludeGenre:
+            guard let genre = genres.resolve(value) else {
+                let hint = Suggestion.nearest(to: value, in: genres.codes).map { "; did you mean '\($0)'?" } ?? ""
+                throw CatalogError(.usage, "unknown genre '\(value)' for '\(source)'\(hint)")
+            }
+            return facet == .genre ? .genre(genre.code) : .excludeGenre(genre.code)
+        case .certification:
+            return .certification(value.uppercased())
+        case .title:
+            return .title(value)
+        case .rating:
+            let expected = "a rating like 7, 7.5, 7.5.., ..4 or 6..8.5"
+            if let (lo, hi) = try range(value, bound: ValueParsing.decimal, invalid: invalid(expected)) {
+                return .rating(.range(lo, hi))
+            }
+            if let whole = ValueParsing.integer(value), (0...10).contains(whole) { return .rating(.bucket(whole)) }
+            guard let exact = ValueParsing.decimal(value), (0...10).contains(exact) else {
+                throw invalid("\(expected) (single ratings lie in 0..10)")
+            }
+            return .rating(.exact(exact))
+        case .duration:
+            let expected = "a duration like 2h, 95m, 1h30m, 90m..2h30m, ..90m or 2h.."
+            if let (lo, hi) = try range(value, bound: ValueParsing.minutes, invalid: invalid(expected)) {
+                return .duration(.range(lo, hi))
+            }
+            if let hours = ValueParsing.wholeHours(value) { return .duration(.hours(hours)) }
+            guard let minutes = ValueParsing.minutes(value) else { throw invalid(expected) }
+            return .duration(.minutes(minutes))
+        case .year:
+            let expected = "a year like 1994, 1990s, 1990..1999, 2000.. or ..1920"
+            if let (lo, hi) = try range(value, bound: ValueParsing.integer, invalid: invalid(expected)) {
+                return .year(.range(lo, hi))
+            }
+            if value.lowercased().hasSuffix("s") {
+                guard let decade = ValueParsing.integer(String(value.dropLast())), decade >= 0, decade % 10 == 0 else {
+                    throw invalid("a decade like 1990s")
+                }
+                return .year(.decade(decade))
+            }
+            guard let year = ValueParsing.integer(value), year >= 0 else { throw invalid(expected) }
+            return .year(.exact(year))
+        }
+    }
+
+    /// Splits `lo..hi` (either side may be empty, not both); nil when `value` is not a range.
+    private func range<T: Comparable>(_ value: String, bound: (String) -> T?,
+                                      invalid: CatalogError) throws -> (T?, T?)? {
+        let sides = value.split(separator: "..", omittingEmptySubsequences: false)
+        guard sides.count > 1 else { return nil }
+        guard sides.count == 2 else { throw invalid }
+        let loText = String(sides[0]).trimmingWhitespace()
+        let hiText = String(sides[1]).trimmingWhitespace()
+        guard !(loText.isEmpty && hiText.isEmpty) else { throw invalid }
+        let lo = loText.isEmpty ? nil : bound(loText)
+        let hi = hiText.isEmpty ? nil : bound(hiText)
+        if (!loText.isEmpty && lo == nil) || (!hiText.isEmpty && hi == nil) { throw invalid }
+        if let lo, let hi, lo > hi {
+            throw CatalogError(.usage, "invalid range '\(value)': its lower bound is above its upper bound")
+        }
+        return (lo, hi)
+    }
+}

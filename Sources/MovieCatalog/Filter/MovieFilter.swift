@@ -1,0 +1,98 @@
+/// The facets a movie can be filtered on.
+public enum Facet: String, CaseIterable, Sendable, Comparable {
+    case genre
+    case excludeGenre = "exclude-genre"
+    case rating
+    case duration
+    case year
+    case certification
+    case title
+
+    /// The command-line flag for this facet (`--exclude-genre`).
+    public var flag: String { "--" + rawValue }
+
+    /// Order used for canonical listings (the app's sections first).
+    public static func < (lhs: Facet, rhs: Facet) -> Bool {
+        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    }
+}
+
+/// A rating selection: a whole-number bucket (`7` = 7 <= r < 8), an exact value, or an inclusive range.
+public enum RatingValue: Hashable, Sendable {
+    case bucket(Int)
+    case exact(Double)
+    case range(Double?, Double?)
+}
+
+/// A duration selection in minutes: whole hours (`2h` = 120 <= m < 180), exact minutes, or a range.
+public enum DurationValue: Hashable, Sendable {
+    case hours(Int)
+    case minutes(Int)
+    case range(Int?, Int?)
+}
+
+/// A year selection: one year, a decade (`1990s`), or an inclusive range.
+public enum YearValue: Hashable, Sendable {
+    case exact(Int)
+    case decade(Int)
+    case range(Int?, Int?)
+}
+
+/// One element of a filter set: a facet and a canonical value.
+public enum MovieFilter: Hashable, Sendable, CustomStringConvertible, Comparable {
+    /// The movie has this genre (code).
+    case genre(String)
+    /// The movie does not have this genre (code).
+    case excludeGenre(String)
+    case rating(RatingValue)
+    case duration(DurationValue)
+    case year(YearValue)
+    /// Certification, upper-cased.
+    case certification(String)
+    /// Case-insensitive substring of the title.
+    case title(String)
+
+    /// The facet this element belongs to.
+    public var facet: Facet {
+        switch self {
+        case .genre: return .genre
+        case .excludeGenre: return .excludeGenre
+        case .rating: return .rating
+        case .duration: return .duration
+        case .year: return .year
+        case .certification: return .certification
+        case .title: return .title
+        }
+    }
+
+    /// The canonical value text: parsing it again gives the same element.
+    public var value: String {
+        switch self {
+        case .genre(let code), .excludeGenre(let code): return code
+        case .certification(let text), .title(let text): return text
+        case .rating(.bucket(let n)): return String(n)
+        case .rating(.exact(let v)): return String(v)   // always has a dot: 7.0 stays exact
+        case .rating(.range(let lo, let hi)): return rangeText(lo.map(Self.number), hi.map(Self.number))
+        case .duration(.hours(let h)): return "\(h)h"
+        case .duration(.minutes(let m)): return "\(m)m"
+        case .duration(.range(let lo, let hi)): return rangeText(lo.map { "\($0)m" }, hi.map { "\($0)m" })
+        case .year(.exact(let y)): return String(y)
+        case .year(.decade(let d)): return "\(d)s"
+        case .year(.range(let lo, let hi)): return rangeText(lo.map { String($0) }, hi.map { String($0) })
+        }
+    }
+
+    /// The canonical token, `facet:value`.
+    public var description: String { "\(facet.rawValue):\(value)" }
+
+    public static func < (lhs: MovieFilter, rhs: MovieFilter) -> Bool {
+        lhs.facet != rhs.facet ? lhs.facet < rhs.facet : lhs.value < rhs.value
+    }
+
+    private func rangeText(_ lo: String?, _ hi: String?) -> String { (lo ?? "") + ".." + (hi ?? "") }
+
+    /// A range bound: whole numbers without a dot (bounds are inclusive, so 6 and 6.0 agree).
+    static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+    }
+}

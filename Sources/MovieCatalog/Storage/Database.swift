@@ -1,0 +1,117 @@
+import CSQLite
+
+/// One SQLite connection. Opens with the pragmas every moviecat connection needs; closes on deinit.
+public final class Database {
+    let handle: OpaquePointer
+    /// The file this connection is open on.
+    public let path: String
+
+    /// How long a connection waits on another writer before giving up (SPEC: at least 30 s).
+    public static let busyTimeoutMilliseconds: Int32 = 30_000
+
+    /// Opens (creating when asked) the database at `path` and checks it really is SQLite.
+    public init(path: String, create: Bool = true) throws {
+        var handle: OpaquePointer?
+        var flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX
+        if create { flags |= SQLITE_OPEN_CREATE }
+        let rc = sqlite3_open_v2(path, &handle, flags, nil)
+        guard rc == SQLITE_OK, let handle else {
+            let error = DatabaseError(connection: handle)
+            sqlite3_close_v2(handle)
+            throw error
+        }
+        self.handle = handle
+        self.path = path
+        sqlite3_extended_result_codes(handle, 1)
+        sqlite3_busy_timeout(handle, Database.busyTimeoutMilliseconds)
+        // A first cheap read fails early (SQLITE_NOTADB) on a file that is not a database.
+        try execute("SELECT count(*) FROM sqlite_master")
+        try execute("PRAGMA foreign_keys = ON")
+        if sqlite3_db_readonly(handle, "main") == 1 {
+            throw DatabaseError(code: SQLITE_READONLY, message: "the file is read-only")
+        }
+        try execute("PRAGMA journal_mode = WAL")
+        // WAL makes NORMAL durable across application crashes; one fsync per checkpoint.
+        try execute("PRAGMA synchronous = NORMAL")
+    }
+
+    deinit { sqlite3_close_v2(handle) }
+
+    /// Runs one or more statements without arguments (migrations, pragmas, seed data).
+    public func execute(_ sql: String) throws {
+        var message: UnsafeMutablePointer<CChar>?
+        let rc = sqlite3_exec(handle, sql, nil, nil, &message)
+        guard rc == SQLITE_OK else {
+            let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(rc))
+            sqlite3_free(message)
+            throw DatabaseError(code: sqlite3_extended_errcode(handle), message: text, sql: sql)
+        }
+    }
+
+    /// Prepares a statement; `persistent` hints that it will be reused many times.
+    public func prepare(_ sql: String, persistent: Bool = false) throws -> Statement {
+        try Statement(connection: handle, sql: sql, persistent: persistent)
+    }
+
+    /// Runs one statement with bound arguments.
+    public func run(_ sql: String, _ arguments: [SQLValue] = []) throws {
+        let statement = try prepare(sql)
+        try statement.bind(arguments)
+        while try statement.step() {}
+    }
+
+    /// Runs a query and maps each row.
+    public func query<T>(_ sql: String, _ arguments: [SQLValue] = [],
+                         _ row: (Statement) throws -> T) throws -> [T] {
+        let statement = try prepare(sql)
+        try statement.bind(arguments)
+        var rows: [T] = []
+        while try statement.step() { rows.append(try row(statement)) }
+        return rows
+    }
+
+    /// Runs a query and visits each row without collecting them (streaming output).
+    public func forEachRow(_ sql: String, _ arguments: [SQLValue] = [],
+                           _ body: (Statement) throws -> Void) throws {
+        let statement = try prepare(sql)
+        try statement.bind(arguments)
+        while try statement.step() { try body(statement) }
+    }
+
+    /// The first column of the first row, or nil when there is no row or it is NULL.
+    public func scalar(_ sql: String, _ arguments: [SQLValue] = []) throws -> SQLValue? {
+        let statement = try prepare(sql)
+        try statement.bind(arguments)
+        guard try statement.step() else { return nil }
+        let value = statement.value(0)
+        return value == .null ? nil : value
+    }
+
+    /// An integer scalar, 0 when absent.
+    public func intScalar(_ sql: String, _ arguments: [SQLValue] = []) throws -> Int {
+        if case .integer(let value)? = try scalar(sql, arguments) { return Int(value) }
+        return 0
+    }
+
+    /// The rowid of the last insert.
+    public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// Rows changed by the last statement.
+    public var changes: Int { Int(sqlite3_changes(handle)) }
+
+    /// Runs `body` in a `BEGIN IMMEDIATE` transaction: commits on return, rolls back on throw.
+    public func transaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// The SQLite library version, e.g. "3.40.1".
+    public static var sqliteVersion: String { String(cString: sqlite3_libversion()) }
+}

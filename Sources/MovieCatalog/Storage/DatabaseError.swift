@@ -1,0 +1,40 @@
+import CSQLite
+
+/// An error reported by SQLite, with the statement and arguments that caused it.
+public struct DatabaseError: Error, CustomStringConvertible, Sendable {
+    /// The primary result code (`SQLITE_BUSY`, `SQLITE_CONSTRAINT`, ...).
+    public let code: Int32
+    /// The extended result code (`SQLITE_CONSTRAINT_CHECK`, ...).
+    public let extendedCode: Int32
+    /// SQLite's own message.
+    public let message: String
+    /// The SQL being run, if any.
+    public let sql: String?
+    /// The bound arguments, kept for debugging and out of ordinary messages.
+    public let arguments: [SQLValue]
+
+    init(code: Int32, message: String, sql: String? = nil, arguments: [SQLValue] = []) {
+        self.code = code & 0xFF
+        self.extendedCode = code
+        self.message = message
+        self.sql = sql
+        self.arguments = arguments
+    }
+
+    /// Reads the last error of a connection.
+    init(connection: OpaquePointer?, sql: String? = nil, arguments: [SQLValue] = []) {
+        let code = connection.map { sqlite3_extended_errcode($0) } ?? SQLITE_ERROR
+        let message = connection.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
+            ?? String(cString: sqlite3_errstr(code))
+        self.init(code: code, message: message, sql: sql, arguments: arguments)
+    }
+
+    public var description: String {
+        var text = "SQLite error \(extendedCode): \(message)"
+        if let sql { text += " - while executing \(sql.split(separator: "\n").joined(separator: " "))" }
+        return text
+    }
+
+    /// True when the database stayed locked past the busy timeout.
+    public var isBusy: Bool { code == SQLITE_BUSY || code == SQLITE_LOCKED }
+}

@@ -1,0 +1,39 @@
+/// Applies the compiled-in migrations in order, each in its own transaction.
+public struct Migrator {
+    /// One migration: its number (from the file name `0001_name.sql`), name and SQL.
+    public struct Migration: Sendable {
+        public let version: Int
+        public let name: String
+        public let sql: String
+    }
+
+    /// The migrations this binary knows, from `Migrations/*.sql`.
+    public static let migrations: [Migration] = EmbeddedSQL.migrations.map { file in
+        let number = Int(file.name.prefix { $0.isNumber }) ?? 0
+        return Migration(version: number, name: file.name, sql: file.sql)
+    }
+
+    /// The newest schema version this binary knows.
+    public static var latestVersion: Int { migrations.last?.version ?? 0 }
+
+    /// The demo catalog's SQL, from `seed.sql`.
+    public static var seedSQL: String { EmbeddedSQL.seed }
+
+    /// Brings the database up to the latest version; refuses one made by a newer moviecat.
+    public static func migrate(_ db: Database) throws {
+        let current = try db.intScalar("PRAGMA user_version")
+        if current > latestVersion {
+            throw CatalogError(.cannotUseCatalog,
+                "\(db.path) has schema version \(current), newer than this moviecat's \(latestVersion); upgrade moviecat")
+        }
+        for migration in migrations where migration.version > current {
+            try db.transaction {
+                // Re-check inside the write lock: another process may have migrated meanwhile.
+                guard try db.intScalar("PRAGMA user_version") < migration.version else { return }
+                try db.execute(migration.sql)
+                // Each file sets user_version itself; enforce it so a forgotten line cannot loop.
+                try db.execute("PRAGMA user_version = \(migration.version)")
+            }
+        }
+    }
+}

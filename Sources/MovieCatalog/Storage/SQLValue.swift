@@ -1,0 +1,32 @@
+/// A value bound to a `?` parameter or read from a column.
+public enum SQLValue: Hashable, Sendable, CustomStringConvertible {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+
+    /// The value as it would appear in SQL, for `--explain` output only (never executed).
+    public var description: String {
+        switch self {
+        case .null: return "NULL"
+        case .integer(let value): return String(value)
+        case .real(let value): return String(value)
+        case .text(let value): return "'" + value.replacing("'", with: "''") + "'"
+        }
+    }
+}
+
+/// Types that convert to a bound SQL value.
+public protocol SQLValueConvertible {
+    /// The value to bind.
+    var sqlValue: SQLValue { get }
+}
+
+extension String: SQLValueConvertible { public var sqlValue: SQLValue { .text(self) } }
+extension Int: SQLValueConvertible { public var sqlValue: SQLValue { .integer(Int64(self)) } }
+extension Int64: SQLValueConvertible { public var sqlValue: SQLValue { .integer(self) } }
+extension Double: SQLValueConvertible { public var sqlValue: SQLValue { .real(self) } }
+extension SQLValue: SQLValueConvertible { public var sqlValue: SQLValue { self } }
+extension Optional: SQLValueConvertible where Wrapped: SQLValueConvertible {
+    public var sqlValue: SQLValue { self?.sqlValue ?? .null }
+}
