@@ -1,0 +1,114 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reads a file or stdin in large chunks and hands out bytes, so parsers never hold the whole input.
+public final class ByteReader {
+    private let fd: Int32
+    private let ownsDescriptor: Bool
+    /// The name used in messages (`movies.csv`, or `-` for stdin).
+    public let name: String
+    var buffer: UnsafeMutablePointer<UInt8>
+    private(set) var capacity: Int
+    /// Index of the next unread byte in `buffer`.
+    var position = 0
+    /// End of the valid bytes in `buffer`.
+    var end = 0
+    private(set) var atEOF = false
+    /// Bytes handed out or skipped so far (for progress).
+    public var bytesConsumed: Int { consumedBeforeBuffer + position }
+    private var consumedBeforeBuffer = 0
+    /// Total size when known (regular files), for progress percentages.
+    public let totalBytes: Int?
+
+    /// Opens a file, or stdin for `-`; a missing or unreadable file exits 66.
+    public init(path: String, chunkSize: Int = 1 << 20) throws {
+        if path == "-" {
+            fd = 0
+            ownsDescriptor = false
+            name = "-"
+            totalBytes = nil
+        } else {
+            let opened = open(path, O_RDONLY)
+            guard opened >= 0 else {
+                throw CatalogError(.noInput, "cannot read \(path): \(String(cString: strerror(errno)))")
+            }
+            var info = stat()
+            if fstat(opened, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
+                close(opened)
+                throw CatalogError(.noInput, "cannot read \(path): it is a directory")
+            }
+            fd = opened
+            ownsDescriptor = true
+            name = path
+            totalBytes = (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : nil
+        }
+        capacity = chunkSize
+        buffer = .allocate(capacity: chunkSize)
+    }
+
+    /// Reads from bytes in memory (tests).
+    public init(bytes: [UInt8], name: String = "<memory>") {
+        fd = -1
+        ownsDescriptor = false
+        self.name = name
+        capacity = max(bytes.count, 1)
+        buffer = .allocate(capacity: capacity)
+        buffer.initialize(from: bytes, count: bytes.count)
+        end = bytes.count
+        atEOF = true
+        totalBytes = bytes.count
+    }
+
+    deinit {
+        buffer.deallocate()
+        if ownsDescriptor { close(fd) }
+    }
+
+    /// Makes more bytes available, keeping unread ones; false at end of input.
+    /// `keepFrom` marks the oldest byte the caller still needs (defaults to `position`).
+    @discardableResult
+    func refill(keepFrom: Int? = nil) throws -> Bool {
+        if atEOF { return false }
+        let keep = keepFrom ?? position
+        let unread = end - keep
+        if keep > 0 {
+            if unread > 0 { buffer.update(from: buffer + keep, count: unread) }
+            consumedBeforeBuffer += keep
+            position -= keep
+            end = unread
+        }
+        if end == capacity {
+            // A single record larger than the buffer: grow it.
+            let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 2)
+            bigger.initialize(from: buffer, count: end)
+            buffer.deallocate()
+            buffer = bigger
+            capacity *= 2
+        }
+        while true {
+            let n = read(fd, buffer + end, capacity - end)
+            if n > 0 { end += n; return true }
+            if n == 0 { atEOF = true; return false }
+            if errno == EINTR { continue }
+            throw CatalogError(.ioError, "cannot read \(name): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// The next byte without consuming it, or nil at end of input.
+    @inline(__always)
+    public func peek() throws -> UInt8? {
+        if position == end, try !refill() { return nil }
+        return buffer[position]
+    }
+
+    /// The next byte, consumed, or nil at end of input.
+    @inline(__always)
+    public func next() throws -> UInt8? {
+        if position == end, try !refill() { return nil }
+        defer { position += 1 }
+        return buffer[position]
+    }
+}
