@@ -1,1 +1,67 @@
 import MovieCatalog
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Entry point: global options, then one command; every error becomes one line and an exit code.
+let version = "moviecat 0.1.0"
+var arguments = Array(CommandLine.arguments.dropFirst())
+let environment = ProcessEnvironment.current()
+func fail(_ error: CatalogError, spec: CommandSpec? = nil) -> Never {
+    let errorOutput = TextOutput.standardError()
+    for line in error.details { errorOutput.write(line + "\n") }
+    errorOutput.write("moviecat: error: \(error.message)\n")
+    if error.status == .usage, let hint = error.usageHint ?? spec?.usageHint { errorOutput.write(hint + "\n") }
+    try? errorOutput.flush()
+    exit(error.status.rawValue)
+}
+
+var dbFlag: String?
+let globalSpec = Commands.globalSpec
+while let first = arguments.first, first.hasPrefix("-") {
+    arguments.removeFirst()
+    switch first {
+    case "--version":
+        print(version)
+        exit(0)
+    case "--help", "-h":
+        print(Commands.mainHelp, terminator: "")
+        exit(0)
+    case "--db":
+        guard !arguments.isEmpty else { fail(globalSpec.usageError("missing value for '--db <path>'")) }
+        dbFlag = arguments.removeFirst()
+    case _ where first.hasPrefix("--db="):
+        dbFlag = String(first.dropFirst(5))
+    default:
+        let hint = Suggestion.nearest(to: first, in: ["--db", "--version", "--help"]).map { ". Did you mean '\($0)'?" } ?? ""
+        fail(globalSpec.usageError("unknown global option '\(first)'\(hint) (command options go after the command)"))
+    }
+}
+
+guard let name = arguments.first else {
+    print(Commands.mainHelp, terminator: "")
+    exit(0)
+}
+arguments.removeFirst()
+
+guard let command = Commands.all.first(where: { $0.spec.name == name }) else {
+    let hint = Suggestion.nearest(to: name, in: Commands.all.map(\.spec.name)).map { ". Did you mean '\($0)'?" } ?? ""
+    fail(globalSpec.usageError("unknown command '\(name)'\(hint)"))
+}
+
+let context = Context(catalogPath: CatalogLocation.resolve(flag: dbFlag, environment: environment),
+                      environment: environment)
+do {
+    let parsed = try command.spec.parse(arguments)
+    if parsed.wantsHelp {
+        print(command.spec.help, terminator: "")
+        exit(0)
+    }
+    try command.run(parsed, context)
+    try context.stdout.flush()
+    try context.stderr.flush()
+} catch {
+    try? context.stdout.flush()
+    try? context.stderr.flush()
+    fail(CatalogError.from(error, catalogPath: context.catalogPath), spec: command.spec)
+}

@@ -1,0 +1,154 @@
+/// Reads CSV (RFC 4180) or TSV records from a `ByteReader`, one record at a time.
+///
+/// Field bytes are copied into one reusable buffer per record, so memory stays flat
+/// whatever the file size, and no `String` is made until a field is used.
+public final class DelimitedReader {
+    /// Comma-separated with RFC 4180 quoting, or tab-separated without quoting (IMDb style).
+    public enum Dialect: Sendable { case csv, tsv }
+
+    private let input: ByteReader
+    private let separator: UInt8
+    private let quoting: Bool
+    /// The current record's field bytes, concatenated.
+    private(set) var storage: [UInt8] = []
+    /// End offset in `storage` of each field of the current record.
+    private(set) var fieldEnds: [Int] = []
+    /// Physical line where the current record starts (1-based).
+    public private(set) var recordLine = 0
+    /// True when the current record holds a NUL byte.
+    public private(set) var hasNUL = false
+    private var line = 1
+    private var started = false
+
+    public init(input: ByteReader, dialect: Dialect) {
+        self.input = input
+        separator = dialect == .csv ? UInt8(ascii: ",") : UInt8(ascii: "\t")
+        quoting = dialect == .csv
+        storage.reserveCapacity(4096)
+        fieldEnds.reserveCapacity(32)
+    }
+
+    /// Number of fields in the current record.
+    public var fieldCount: Int { fieldEnds.count }
+
+    /// The bytes of field `index` of the current record.
+    @inline(__always)
+    public func withField<R>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        let start = index == 0 ? 0 : fieldEnds[index - 1]
+        return try storage.withUnsafeBufferPointer {
+            try body(UnsafeBufferPointer(rebasing: $0[start..<fieldEnds[index]]))
+        }
+    }
+
+    /// Field `index` as text, or nil when it is not valid UTF-8.
+    public func string(_ index: Int) -> String? {
+        withField(index) { String(validating: $0, as: UTF8.self) }
+    }
+
+    /// All fields of the current record as text (invalid UTF-8 repaired), for headers and rejects.
+    public func strings() -> [String] {
+        (0..<fieldCount).map { i in withField(i) { String(decoding: $0, as: UTF8.self) } }
+    }
+
+    /// Reads the next record; false at the end of input. Blank lines are skipped.
+    public func next() throws -> Bool {
+        if !started {
+            started = true
+            try skipBOM()
+        }
+        while true {
+            storage.removeAll(keepingCapacity: true)
+            fieldEnds.removeAll(keepingCapacity: true)
+            hasNUL = false
+            recordLine = line
+            guard try readRecord() else { return false }
+            // A blank line is one empty field: skip it rather than report a record.
+            if fieldEnds.count == 1 && fieldEnds[0] == 0 { continue }
+            return true
+        }
+    }
+
+    private func skipBOM() throws {
+        if input.end - input.position < 3 { try input.refill() }
+        if input.end - input.position >= 3,
+           input.buffer[input.position] == 0xEF, input.buffer[input.position + 1] == 0xBB,
+           input.buffer[input.position + 2] == 0xBF {
+            input.position += 3
+        }
+    }
+
+    /// Scans one record into `storage`/`fieldEnds`; false when the input is already exhausted.
+    private func readRecord() throws -> Bool {
+        let quote = UInt8(ascii: "\""), lf = UInt8(ascii: "\n"), cr = UInt8(ascii: "\r")
+        var buf = input.buffer, pos = input.position, end = input.end
+        var fieldStart = true
+        var inQuotes = false
+        var afterQuote = false      // just read the closing quote of a quoted field
+        var quoteLine = 0
+        var sawAny = false
+        defer { input.position = pos }
+
+        while true {
+            if pos == end {
+                input.position = pos
+                guard try input.refill() else {
+                    if inQuotes {
+                        throw CatalogError(.dataError, "\(input.name):\(quoteLine): unterminated quoted field (its quote opens on line \(quoteLine) and never closes)")
+                    }
+                    if !sawAny { return false }
+                    fieldEnds.append(storage.count)
+                    return true
+                }
+                buf = input.buffer; pos = input.position; end = input.end
+            }
+            let byte = buf[pos]
+            pos += 1
+            sawAny = true
+            if byte == 0 { hasNUL = true }
+            if inQuotes {
+                if byte == quote {
+                    inQuotes = false
+                    afterQuote = true
+                } else {
+                    if byte == lf { line += 1 }
+                    storage.append(byte)
+                }
+                continue
+            }
+            if afterQuote && byte == quote {
+                // A doubled quote inside a quoted field.
+                storage.append(quote)
+                inQuotes = true
+                afterQuote = false
+                continue
+            }
+            if byte == separator {
+                fieldEnds.append(storage.count)
+                fieldStart = true
+                afterQuote = false
+                continue
+            }
+            if byte == lf || byte == cr {
+                if byte == cr {
+                    // CRLF ends the record as one break; a lone CR is kept as data-free break too.
+                    if pos == end { input.position = pos; if try input.refill() { buf = input.buffer; pos = input.position; end = input.end } }
+                    if pos < end && buf[pos] == lf { pos += 1 }
+                }
+                line += 1
+                fieldEnds.append(storage.count)
+                return true
+            }
+            if afterQuote {
+                throw CatalogError(.dataError, "\(input.name):\(line): unexpected character after a closing quote; quotes inside a quoted field must be doubled (\"\")")
+            }
+            if quoting && fieldStart && byte == quote {
+                inQuotes = true
+                quoteLine = line
+                fieldStart = false
+                continue
+            }
+            fieldStart = false
+            storage.append(byte)
+        }
+    }
+}

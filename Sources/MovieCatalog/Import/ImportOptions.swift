@@ -1,0 +1,101 @@
+/// The input formats `import` reads.
+public enum ImportFormat: String, CaseIterable, Sendable {
+    case csv, tsv, json, jsonl
+
+    /// The format a file name's extension implies, if any.
+    public static func from(path: String) -> ImportFormat? {
+        let lower = path.lowercased()
+        guard let dot = lower.lastIndex(of: "."), !lower[dot...].contains("/") else { return nil }
+        switch lower[lower.index(after: dot)...] {
+        case "csv": return .csv
+        case "tsv", "tab": return .tsv
+        case "json": return .json
+        case "jsonl", "ndjson": return .jsonl
+        default: return nil
+        }
+    }
+}
+
+/// How `import` reads, validates and stores.
+public struct ImportOptions: Sendable {
+    public var format: ImportFormat?
+    public var mapping = FieldMapping()
+    public var onDuplicate = DuplicatePolicy.update
+    public var skipInvalid = false
+    public var rejectsPath: String?
+    public var dryRun = false
+
+    public init() {}
+}
+
+/// Counts for one input file (or the total).
+public struct ImportCounts: Sendable, Equatable {
+    public var read = 0, inserted = 0, updated = 0, skipped = 0, rejected = 0, repeated = 0
+
+    public init() {}
+
+    static func + (a: ImportCounts, b: ImportCounts) -> ImportCounts {
+        var sum = ImportCounts()
+        sum.read = a.read + b.read
+        sum.inserted = a.inserted + b.inserted
+        sum.updated = a.updated + b.updated
+        sum.skipped = a.skipped + b.skipped
+        sum.rejected = a.rejected + b.rejected
+        sum.repeated = a.repeated + b.repeated
+        return sum
+    }
+}
+
+/// What an import did, per file.
+public struct ImportReport: Sendable {
+    public struct File: Sendable {
+        public let name: String
+        public var counts = ImportCounts()
+        public var ignoredColumns: [String] = []
+        public var seconds = 0.0
+    }
+
+    public var files: [File] = []
+    public var dryRun = false
+    /// Every problem found (only the first few are printed).
+    public var problemCount = 0
+    public var firstProblems: [ImportProblem] = []
+
+    /// The totals over all files.
+    public var total: ImportCounts { files.reduce(ImportCounts()) { $0 + $1.counts } }
+
+    /// The report lines for stderr.
+    public var lines: [String] {
+        var lines: [String] = []
+        for file in files {
+            let c = file.counts
+            var text = "\(file.name): \(Self.grouped(c.read)) rows read, \(Self.grouped(c.inserted)) inserted, "
+                + "\(Self.grouped(c.updated)) updated, \(Self.grouped(c.skipped)) skipped, \(Self.grouped(c.rejected)) rejected"
+            if c.repeated > 0 { text += ", \(Self.grouped(c.repeated)) repeated in the input (last one kept)" }
+            let rate = file.seconds > 0 ? Int(Double(c.read) / file.seconds) : c.read
+            text += " in \(Self.seconds(file.seconds)) (\(Self.grouped(rate)) rows/s)"
+            lines.append(text)
+            if !file.ignoredColumns.isEmpty {
+                lines.append("\(file.name): ignored columns: \(file.ignoredColumns.joined(separator: ", "))")
+            }
+        }
+        if dryRun { lines.append("dry run: nothing was written") }
+        return lines
+    }
+
+    /// 58788 -> "58,788".
+    static func grouped(_ n: Int) -> String {
+        let digits = String(n.magnitude)
+        var out = ""
+        for (i, c) in digits.enumerated() {
+            if i > 0 && (digits.count - i) % 3 == 0 { out.append(",") }
+            out.append(c)
+        }
+        return n < 0 ? "-" + out : out
+    }
+
+    static func seconds(_ s: Double) -> String {
+        let tenths = Int((s * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10) s"
+    }
+}

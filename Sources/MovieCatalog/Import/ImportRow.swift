@@ -1,0 +1,143 @@
+/// One input cell, before validation.
+public enum Cell: Equatable, Sendable {
+    /// The input has no such column or key.
+    case absent
+    /// Empty, `\N` (TSV) or JSON null.
+    case null
+    case text(String)
+    /// A JSON number literal.
+    case number(String)
+    /// A JSON array of strings (genres).
+    case list([String])
+    /// A JSON value of a type no field takes (named for the message: "a boolean").
+    case unsupported(String)
+    /// Bytes that are not valid UTF-8.
+    case invalidUTF8
+}
+
+/// A validated input row, ready to store.
+public struct ImportRow: Equatable, Sendable {
+    /// Physical line where the record starts.
+    public var line: Int
+    public var title: String
+    public var year: Int?
+    public var rating: Double?
+    public var durationMinutes: Int?
+    public var certification: String?
+    /// Genre names as given; resolved to codes when stored.
+    public var genres: [String]
+    /// The fields the input has (absent ones keep their stored values on update).
+    public var present: Set<ImportField>
+}
+
+/// A problem with one row: `file:line: field: reason`.
+public struct ImportProblem: Error, Equatable, Sendable, CustomStringConvertible {
+    public let file: String
+    public let line: Int
+    public let field: String
+    public let reason: String
+
+    public var description: String { "\(file):\(line): \(field): \(reason)" }
+}
+
+/// A decoded row, or every problem it has.
+public enum DecodedRow: Equatable, Sendable {
+    case valid(ImportRow)
+    case invalid([ImportProblem])
+}
+
+/// Turns cells into a validated `ImportRow`, collecting every problem of the row.
+public enum RowDecoder {
+    /// Decodes one record; `cell` gives each field's raw value.
+    public static func decode(file: String, line: Int, cell: (ImportField) -> Cell) -> DecodedRow {
+        var problems: [ImportProblem] = []
+        var present: Set<ImportField> = []
+        func problem(_ field: ImportField, _ reason: String) {
+            problems.append(ImportProblem(file: file, line: line, field: field.rawValue, reason: reason))
+        }
+        /// The cell as trimmed text, nil for null/absent; reports type problems.
+        func text(_ field: ImportField) -> String? {
+            let value = cell(field)
+            if value != .absent { present.insert(field) }
+            switch value {
+            case .absent, .null: return nil
+            case .text(let s), .number(let s):
+                let trimmed = s.trimmingWhitespace()
+                if trimmed.utf8.contains(0) { problem(field, "contains a NUL byte"); return nil }
+                return trimmed.isEmpty ? nil : trimmed
+            case .list: problem(field, "expected a single value, found an array"); return nil
+            case .unsupported(let kind): problem(field, "expected text or a number, found \(kind)"); return nil
+            case .invalidUTF8: problem(field, "invalid UTF-8"); return nil
+            }
+        }
+
+        let title = text(.title)
+        if title == nil && !problems.contains(where: { $0.field == "title" }) {
+            problem(.title, present.contains(.title) ? "is blank" : "is missing")
+        }
+
+        var year: Int?
+        if let raw = text(.year) {
+            if let value = wholeNumber(raw) {
+                if (1870...2100).contains(value) { year = value } else { problem(.year, "'\(raw)' is outside 1870..2100") }
+            } else {
+                problem(.year, "'\(raw)' is not a whole number")
+            }
+        }
+
+        var rating: Double?
+        if let raw = text(.rating) {
+            if let value = ValueParsing.decimal(raw) {
+                if (0...10).contains(value) { rating = value } else { problem(.rating, "'\(raw)' is outside 0..10") }
+            } else {
+                problem(.rating, "'\(raw)' is not a number")
+            }
+        }
+
+        var duration: Int?
+        if let raw = text(.duration) {
+            if raw.hasPrefix("-") {
+                problem(.duration, "'\(raw)' is negative; durations are positive minutes")
+            } else if let minutes = ValueParsing.minutes(raw) ?? wholeNumber(raw) {
+                if minutes > 0 { duration = minutes } else { problem(.duration, "'\(raw)' is not a positive duration") }
+            } else {
+                problem(.duration, "'\(raw)' is not a duration (use 120, 2h, 1h 30m or 1:30:00)")
+            }
+        }
+
+        let certification = text(.certification)?.uppercased()
+
+        var genres: [String] = []
+        let genreCell = cell(.genres)
+        if genreCell != .absent { present.insert(.genres) }
+        switch genreCell {
+        case .list(let items): genres = items.flatMap(splitGenres)
+        case .text(let s): genres = splitGenres(s)
+        case .number(let s): problem(.genres, "expected genre names, found the number \(s)")
+        case .unsupported(let kind): problem(.genres, "expected genre names, found \(kind)")
+        case .invalidUTF8: problem(.genres, "invalid UTF-8")
+        case .absent, .null: break
+        }
+        for genre in genres where Genre.slug(genre).isEmpty {
+            problem(.genres, "'\(genre)' is not a genre name")
+        }
+
+        guard problems.isEmpty, let title else { return .invalid(problems) }
+        return .valid(ImportRow(line: line, title: title, year: year, rating: rating, durationMinutes: duration,
+                                  certification: certification, genres: genres, present: present))
+    }
+
+    /// Genre names from one cell: split on `|`, `,` or `;`, trimmed, empty parts dropped.
+    static func splitGenres(_ text: String) -> [String] {
+        text.split(whereSeparator: { $0 == "|" || $0 == "," || $0 == ";" })
+            .map { String($0).trimmingWhitespace() }
+            .filter { !$0.isEmpty }
+    }
+
+    /// An integer, also written as a decimal with a zero fraction (`1994.0`, as JSON tools do).
+    static func wholeNumber(_ text: String) -> Int? {
+        if let value = ValueParsing.integer(text) { return value }
+        if let value = ValueParsing.decimal(text), value == value.rounded(), abs(value) < 1e9 { return Int(value) }
+        return nil
+    }
+}

@@ -1,0 +1,180 @@
+/// Imports movie lists into a catalog: one transaction for all files, streamed, validated, de-duplicated.
+public final class Importer {
+    private let catalog: Catalog
+    private let options: ImportOptions
+    private let progress: Progress
+    private var report = ImportReport()
+    private var writer: ImportWriter?
+    private var rejects: RejectsWriter?
+    /// Rows stop being written at the first invalid one unless `--skip-invalid`; validation goes on.
+    private var writing = true
+    private static let problemsShown = 20
+
+    /// `progressOutput` is where a live progress line goes (a terminal), or nil for none.
+    public init(catalog: Catalog, options: ImportOptions, progressOutput: TextOutput?) {
+        self.catalog = catalog
+        self.options = options
+        self.progress = Progress(out: progressOutput)
+        report.dryRun = options.dryRun
+    }
+
+    /// Imports every file (`-` is stdin) in one transaction; throws and writes nothing on failure.
+    public func run(paths: [String]) throws -> ImportReport {
+        var inputs: [(ByteReader, ImportFormat)] = []
+        for path in paths {
+            guard let format = options.format ?? ImportFormat.from(path: path) else {
+                let what = path == "-" ? "standard input" : "'\(path)'"
+                throw CatalogError(.usage, "cannot tell the format of \(what); use --format csv|tsv|json|jsonl")
+            }
+            inputs.append((try ByteReader(path: path), format))
+        }
+        let db = catalog.db
+        do {
+            try db.execute("BEGIN IMMEDIATE")
+        } catch {
+            throw CatalogError.from(error, catalogPath: catalog.path)
+        }
+        do {
+            if let path = options.rejectsPath { rejects = try RejectsWriter(path: path) }
+            writer = try ImportWriter(db: db, policy: options.onDuplicate, bulkLoad: !options.dryRun)
+            for (input, format) in inputs {
+                let started = monotonicSeconds()
+                report.files.append(ImportReport.File(name: input.name))
+                switch format {
+                case .csv: try importDelimited(input, dialect: .csv)
+                case .tsv: try importDelimited(input, dialect: .tsv)
+                case .json: try importJSON(input, mode: .array)
+                case .jsonl: try importJSON(input, mode: .lines)
+                }
+                progress.finish()
+                report.files[report.files.count - 1].seconds = monotonicSeconds() - started
+            }
+            if report.problemCount > 0 && !options.skipInvalid { throw invalidRowsError() }
+            try writer?.finish()
+            try rejects?.close()
+            try db.execute(options.dryRun ? "ROLLBACK" : "COMMIT")
+        } catch {
+            progress.finish()
+            try? db.execute("ROLLBACK")
+            throw CatalogError.from(error, catalogPath: catalog.path)
+        }
+        return report
+    }
+
+    private func invalidRowsError() -> CatalogError {
+        let rows = report.total.rejected
+        var details = report.firstProblems.map(\.description)
+        if report.problemCount > details.count {
+            details.append("... and \(report.problemCount - details.count) more problems")
+        }
+        return CatalogError(.dataError,
+            "\(rows) invalid row\(rows == 1 ? "" : "s") (\(report.problemCount) problem\(report.problemCount == 1 ? "" : "s")); nothing was imported. Fix them, or import the valid rows with --skip-invalid",
+            details: details)
+    }
+
+    /// Counts, stores or rejects one decoded row.
+    func handle(_ decoded: DecodedRow, file: String, raw: () -> (header: [String], fields: [String])) throws {
+        let index = report.files.count - 1
+        report.files[index].counts.read += 1
+        switch decoded {
+        case .valid(let row):
+            guard writing, let writer else { return }
+            switch try writer.write(row, file: file) {
+            case .inserted: report.files[index].counts.inserted += 1
+            case .updated: report.files[index].counts.updated += 1
+            case .skipped: report.files[index].counts.skipped += 1
+            case .repeated: report.files[index].counts.repeated += 1
+            }
+        case .invalid(let problems):
+            report.files[index].counts.rejected += 1
+            report.problemCount += problems.count
+            for problem in problems where report.firstProblems.count < Importer.problemsShown {
+                report.firstProblems.append(problem)
+            }
+            if !options.skipInvalid { writing = false }
+            if let rejects {
+                let (header, fields) = raw()
+                try rejects.write(header: header, fields: fields, error: problems.map(\.description).joined(separator: "; "))
+            }
+        }
+    }
+
+    /// Called every row; redraws progress now and then.
+    func tick(_ input: ByteReader) {
+        let file = report.files[report.files.count - 1]
+        if file.counts.read & 1023 == 0 {
+            progress.update(file: input.name, rows: file.counts.read, bytes: input.bytesConsumed,
+                            totalBytes: input.totalBytes, started: monotonicSeconds() - file.seconds)
+        }
+    }
+
+    /// Records the ignored columns of the current file.
+    func ignore(_ columns: [String]) {
+        report.files[report.files.count - 1].ignoredColumns = columns
+    }
+
+    var mapping: FieldMapping { options.mapping }
+
+    private func importDelimited(_ input: ByteReader, dialect: DelimitedReader.Dialect) throws {
+        let reader = DelimitedReader(input: input, dialect: dialect)
+        guard try reader.next() else {
+            throw CatalogError(.dataError, "\(input.name):1: empty file: expected a header row naming the columns")
+        }
+        let header = reader.strings()
+        let (columns, ignored) = try mapping.resolve(header: header, source: "\(input.name):\(reader.recordLine)")
+        ignore(ignored)
+        let columnOf = ImportField.allCases.map { columns[$0] }
+        let nullMarker = dialect == .tsv ? "\\N" : nil
+        while try reader.next() {
+            let line = reader.recordLine
+            let decoded: DecodedRow
+            if reader.fieldCount != header.count {
+                decoded = .invalid([ImportProblem(file: input.name, line: line, field: "record",
+                                                  reason: "expected \(header.count) fields like the header, found \(reader.fieldCount)")])
+            } else if reader.hasNUL {
+                decoded = .invalid([ImportProblem(file: input.name, line: line, field: "record", reason: "contains a NUL byte")])
+            } else {
+                decoded = RowDecoder.decode(file: input.name, line: line) { field in
+                    guard let column = columnOf[field.index] else { return .absent }
+                    guard let text = reader.string(column) else { return .invalidUTF8 }
+                    if text.isEmpty || text == nullMarker { return .null }
+                    return .text(text)
+                }
+            }
+            try handle(decoded, file: input.name) { (header, reader.strings()) }
+            tick(input)
+        }
+    }
+}
+
+extension ImportField {
+    /// Position in `allCases`, for array lookups in the hot loop.
+    var index: Int {
+        switch self {
+        case .title: return 0
+        case .year: return 1
+        case .genres: return 2
+        case .rating: return 3
+        case .duration: return 4
+        case .certification: return 5
+        }
+    }
+}
+
+/// Writes rejected rows as CSV, as read, plus an `error` column.
+final class RejectsWriter {
+    private let out: TextOutput
+    private var header: [String]?
+
+    init(path: String) throws { out = try TextOutput(creatingFile: path) }
+
+    func write(header: [String], fields: [String], error: String) throws {
+        if self.header == nil {
+            self.header = header
+            out.write((header + ["error"]).map(TextEscaping.csv).joined(separator: ",") + "\n")
+        }
+        out.write((fields + [error]).map(TextEscaping.csv).joined(separator: ",") + "\n")
+    }
+
+    func close() throws { try out.flush() }
+}

@@ -1,0 +1,43 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Seconds on a monotonic clock.
+func monotonicSeconds() -> Double {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+}
+
+/// A progress line on a terminal, redrawn at most ten times a second; silent otherwise.
+final class Progress {
+    private let out: TextOutput?
+    private var lastDraw = 0.0
+    private var drawn = false
+
+    /// `out` is nil when progress should not be shown (not a terminal, or --quiet).
+    init(out: TextOutput?) { self.out = out }
+
+    /// Called every few hundred rows.
+    func update(file: String, rows: Int, bytes: Int, totalBytes: Int?, started: Double) {
+        guard let out else { return }
+        let now = monotonicSeconds()
+        guard now - lastDraw >= 0.1 else { return }
+        lastDraw = now
+        let percent = totalBytes.map { $0 > 0 ? " \(min(100, bytes * 100 / $0))%" : "" } ?? ""
+        let rate = now > started ? Int(Double(rows) / (now - started)) : 0
+        out.write("\r\u{1B}[K\(file):\(percent) \(ImportReport.grouped(rows)) rows (\(ImportReport.grouped(rate)) rows/s)")
+        try? out.flush()
+        drawn = true
+    }
+
+    /// Clears the line.
+    func finish() {
+        guard let out, drawn else { return }
+        out.write("\r\u{1B}[K")
+        try? out.flush()
+        drawn = false
+    }
+}

@@ -1,0 +1,125 @@
+/// The formats `filter` can print.
+public enum OutputFormat: String, CaseIterable, Sendable {
+    case table, csv, tsv, json, jsonl
+}
+
+/// Writes movies in one output format; the text formats stream, the table waits to align columns.
+public final class MovieWriter {
+    /// Field names of csv/tsv headers and JSON objects.
+    public static let fieldNames = ["id", "title", "year", "genres", "rating", "duration_minutes", "certification"]
+
+    private let format: OutputFormat
+    private let out: TextOutput
+    private let table: MovieTable?
+    private(set) public var count = 0
+
+    /// `genres` gives display names for the table; `width` is the terminal width (nil: never cut titles).
+    public init(format: OutputFormat, to out: TextOutput, genres: GenreCatalogue, width: Int?) {
+        self.format = format
+        self.out = out
+        self.table = format == .table ? MovieTable(genres: genres, width: width) : nil
+        switch format {
+        case .csv: out.write(MovieWriter.fieldNames.joined(separator: ",") + "\n")
+        case .tsv: out.write(MovieWriter.fieldNames.joined(separator: "\t") + "\n")
+        case .json: out.write("[")
+        default: break
+        }
+    }
+
+    /// Writes (or, for the table, collects) one movie.
+    public func write(_ movie: Movie) {
+        switch format {
+        case .table: table?.append(movie)
+        case .csv: out.write(MovieWriter.delimited(movie, separator: ",", quote: TextEscaping.csv) + "\n")
+        case .tsv: out.write(MovieWriter.delimited(movie, separator: "\t", quote: TextEscaping.tsv) + "\n")
+        case .json: out.write((count == 0 ? "\n" : ",\n") + MovieWriter.json(movie))
+        case .jsonl: out.write(MovieWriter.json(movie) + "\n")
+        }
+        count += 1
+    }
+
+    /// Finishes the output (closes the JSON array, prints the table) and flushes.
+    public func finish() throws {
+        switch format {
+        case .json: out.write(count == 0 ? "]\n" : "\n]\n")
+        case .table: table?.render(to: out)
+        default: break
+        }
+        try out.flush()
+    }
+
+    /// One movie as a JSON object with the SPEC's field names.
+    public static func json(_ m: Movie) -> String {
+        let genres = "[" + m.genres.map(TextEscaping.json).joined(separator: ",") + "]"
+        return "{\"id\":\(m.id),\"title\":\(TextEscaping.json(m.title)),\"year\":\(m.year.map(String.init) ?? "null"),"
+            + "\"genres\":\(genres),\"rating\":\(m.rating.map { String($0) } ?? "null"),"
+            + "\"duration_minutes\":\(m.durationMinutes.map(String.init) ?? "null"),"
+            + "\"certification\":\(m.certification.map(TextEscaping.json) ?? "null")}"
+    }
+
+    static func delimited(_ m: Movie, separator: String, quote: (String) -> String) -> String {
+        [String(m.id), quote(m.title), m.year.map(String.init) ?? "", m.genres.joined(separator: "|"),
+         m.rating.map { String($0) } ?? "", m.durationMinutes.map(String.init) ?? "",
+         quote(m.certification ?? "")].joined(separator: separator)
+    }
+}
+
+/// The aligned table people read: ID, Title, Year, Genres, Rating, Duration, Certification.
+final class MovieTable {
+    private let genres: GenreCatalogue
+    private let width: Int?
+    private var rows: [[String]] = []
+    private static let headers = ["ID", "Title", "Year", "Genres", "Rating", "Duration", "Certification"]
+    private static let rightAligned: Set<Int> = [0, 2, 4]
+
+    init(genres: GenreCatalogue, width: Int?) {
+        self.genres = genres
+        self.width = width
+    }
+
+    func append(_ m: Movie) {
+        rows.append([String(m.id), m.title, m.year.map(String.init) ?? "",
+                     m.genres.map(genres.name(of:)).joined(separator: ", "),
+                     m.rating.map(MovieTable.rating) ?? "", m.durationMinutes.map(MovieTable.duration) ?? "",
+                     m.certification ?? ""])
+    }
+
+    func render(to out: TextOutput) {
+        guard !rows.isEmpty else { return }
+        var widths = MovieTable.headers.map(DisplayWidth.of)
+        for row in rows {
+            for (i, cell) in row.enumerated() { widths[i] = max(widths[i], DisplayWidth.of(cell)) }
+        }
+        // Only the title gives way to the terminal's width; other columns are short.
+        if let width {
+            let others = widths.enumerated().filter { $0.offset != 1 }.reduce(0) { $0 + $1.element }
+            let gaps = 2 * (widths.count - 1)
+            widths[1] = max(5, min(widths[1], width - others - gaps))
+        }
+        func line(_ cells: [String]) -> String {
+            var parts: [String] = []
+            for (i, cell) in cells.enumerated() {
+                let text = i == 1 ? DisplayWidth.truncate(cell, to: widths[i]) : cell
+                parts.append(DisplayWidth.pad(text, to: widths[i], rightAligned: MovieTable.rightAligned.contains(i)))
+            }
+            var text = parts.joined(separator: "  ")
+            while text.last == " " { text.removeLast() }
+            return text + "\n"
+        }
+        out.write(line(MovieTable.headers))
+        for row in rows { out.write(line(row)) }
+    }
+
+    /// A rating with one decimal: `7.5`, `5.0`.
+    static func rating(_ value: Double) -> String {
+        let tenths = Int((value * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10)"
+    }
+
+    /// A duration like `2h 10m`, `45m`, `3h`.
+    static func duration(_ minutes: Int) -> String {
+        let h = minutes / 60, m = minutes % 60
+        if h == 0 { return "\(m)m" }
+        return m == 0 ? "\(h)h" : "\(h)h \(m)m"
+    }
+}

@@ -1,0 +1,78 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Buffered writing to a file descriptor (stdout, stderr or a file), flushed in large blocks.
+public final class TextOutput {
+    private let fd: Int32
+    private var buffer: [UInt8] = []
+    private let flushThreshold = 1 << 16
+    private let ownsDescriptor: Bool
+
+    /// Standard output.
+    public static func standardOutput() -> TextOutput { TextOutput(fd: 1) }
+
+    /// Standard error.
+    public static func standardError() -> TextOutput { TextOutput(fd: 2) }
+
+    init(fd: Int32, ownsDescriptor: Bool = false) {
+        self.fd = fd
+        self.ownsDescriptor = ownsDescriptor
+        buffer.reserveCapacity(flushThreshold + 1024)
+    }
+
+    /// Creates (or truncates) a file for writing; failure is an I/O error naming the path.
+    public convenience init(creatingFile path: String) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard fd >= 0 else {
+            throw CatalogError(.ioError, "cannot write \(path): \(String(cString: strerror(errno)))")
+        }
+        self.init(fd: fd, ownsDescriptor: true)
+    }
+
+    deinit {
+        try? flush()
+        if ownsDescriptor { close(fd) }
+    }
+
+    /// True when this descriptor is a terminal.
+    public var isTerminal: Bool { isatty(fd) == 1 }
+
+    /// Appends text.
+    public func write(_ text: String) {
+        buffer.append(contentsOf: text.utf8)
+        if buffer.count >= flushThreshold { try? flush() }
+    }
+
+    /// Appends raw bytes.
+    public func write(bytes: some Sequence<UInt8>) {
+        buffer.append(contentsOf: bytes)
+        if buffer.count >= flushThreshold { try? flush() }
+    }
+
+    /// Writes everything buffered.
+    public func flush() throws {
+        var offset = 0
+        while offset < buffer.count {
+            let n = buffer.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                buffer.removeAll(keepingCapacity: true)
+                throw CatalogError(.ioError, "cannot write output: \(String(cString: strerror(errno)))")
+            }
+            offset += n
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// The terminal's width in columns: `$COLUMNS`, else the terminal's size, else nil (not a terminal).
+    public func terminalColumns(environment: [String: String]) -> Int? {
+        guard isTerminal else { return nil }
+        if let columns = environment["COLUMNS"].flatMap(Int.init), columns > 0 { return columns }
+        var size = winsize()
+        if ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        return 80
+    }
+}

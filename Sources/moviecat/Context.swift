@@ -1,0 +1,32 @@
+import MovieCatalog
+
+/// What every command gets: the catalog location, the environment and the output streams.
+final class Context {
+    let catalogPath: String
+    let environment: [String: String]
+    let stdout = TextOutput.standardOutput()
+    let stderr = TextOutput.standardError()
+    private var opened: Catalog?
+
+    init(catalogPath: String, environment: [String: String]) {
+        self.catalogPath = catalogPath
+        self.environment = environment
+    }
+
+    /// The catalog, opened (and created and migrated) on first use.
+    func catalog() throws -> Catalog {
+        if let opened { return opened }
+        let catalog = try Catalog(path: catalogPath)
+        opened = catalog
+        return catalog
+    }
+
+    /// A message for people, on stderr.
+    func note(_ text: String) { stderr.write(text + "\n") }
+}
+
+/// A command: its spec (for parsing, help and completions) and what it runs.
+struct Command: Sendable {
+    let spec: CommandSpec
+    let run: @Sendable (ParsedArguments, Context) throws -> Void
+}
