@@ -24,7 +24,8 @@ let package = Package(
         ),
         .executableTarget(name: "moviecat", dependencies: ["MovieCatalog"]),
         .testTarget(name: "MovieCatalogTests", dependencies: ["MovieCatalog"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["MovieCatalog"]),
+        // Runs the built binary; depends on it so `swift test` builds it first.
+        .testTarget(name: "EndToEndTests", dependencies: ["moviecat"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,39 @@
+import Foundation
+import Testing
+
+/// The original app's filter behaviour, on the demo catalog, through the binary.
+@Suite struct SeedFilterTests {
+    struct Case: Sendable, CustomStringConvertible {
+        let arguments: [String]
+        let titles: [String]
+        var description: String { arguments.joined(separator: " ") }
+    }
+
+    static let cases: [Case] = [
+        Case(arguments: ["--genre", "drama", "--rating", "5", "--duration", "3h"],
+             titles: ["2001: A Space Odyssey", "Bohemian Rhapsody", "La La Land", "The Godfather"]),
+        Case(arguments: ["--genre", "action"], titles: ["Aquaman", "Batman v Superman", "Seven Samurai"]),
+        Case(arguments: ["--genre", "action,comedy", "--duration", "1h"],
+             titles: ["Seven Samurai", "The Wolf of Wall Street"]),
+        Case(arguments: ["genre:comedy", "genre:action", "rating:4.."], titles: ["Aquaman", "Forrest Gump", "The Wolf of Wall Street"]),
+        Case(arguments: ["--rating", "1", "--rating", "2"], titles: ["50 Shades of Grey", "Batman v Superman", "Taken"]),
+        Case(arguments: ["--year", "1970s"], titles: ["The Godfather", "The Godfather Part II"]),
+        Case(arguments: ["--title", "GODFATHER", "--exclude-genre", "comedy"], titles: ["The Godfather", "The Godfather Part II"]),
+        Case(arguments: ["--exclude-genre", "drama", "--exclude-genre", "action"], titles: ["Forrest Gump", "The Wolf of Wall Street"]),
+        Case(arguments: ["--duration", "..90m"], titles: ["Seven Samurai", "Taken", "The Wolf of Wall Street"]),
+        Case(arguments: ["--genre", "Drama", "--genre", "drama", "--year", "2018"], titles: ["A Man Called Ahok", "Bohemian Rhapsody"]),
+    ]
+
+    @Test("filter on the seed catalog", arguments: cases)
+    func filters(_ c: Case) throws {
+        let box = try Sandbox()
+        try #require(try box.moviecat("init", "--seed").status == 0)
+        let run = try box.moviecat(["filter", "--format", "csv"] + c.arguments)
+        #expect(run.status == 0, "\(run)")
+        let titles = run.lines.dropFirst().map { line -> String in
+            let fields = line.split(separator: ",", omittingEmptySubsequences: false)
+            return String(fields[1])
+        }
+        #expect(titles == c.titles, "\(run)")
+    }
+}
