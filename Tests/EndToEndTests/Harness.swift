@@ -108,3 +108,60 @@ final class Sandbox {
 }
 
 struct SQLiteShellError: Error { let message: String }
+
+// MARK: - Helpers shared by the end-to-end suites
+
+/// The sqlite3 shell, used to inspect catalogs independently of moviecat's code.
+let sqlite3Binary = URL(fileURLWithPath: "/usr/bin/sqlite3")
+
+extension Run {
+    /// Non-empty stderr lines.
+    var errorLines: [String] { stderr.split(separator: "\n").map(String.init) }
+}
+
+extension Sandbox {
+    /// A path inside the sandbox.
+    func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
+
+    /// Creates the demo catalog with `moviecat init --seed`.
+    func seed() throws {
+        let run = try moviecat("init", "--seed")
+        try #require(run.status == 0, "\(run)")
+    }
+
+    /// Runs a script through the sqlite3 shell on stdin (dot-commands allowed); throws when it fails.
+    @discardableResult
+    func sqlite3(_ script: String, db path: String? = nil) throws -> Run {
+        let run = try runProcess(sqlite3Binary, ["-batch", path ?? db], stdin: Data(script.utf8), directory: dir)
+        guard run.status == 0, !run.stderr.contains("Error") else { throw SQLiteShellError(message: run.stderr) }
+        return run
+    }
+
+    /// The whole catalog as the sqlite3 shell sees it (`.dump` plus the pragmas the schema relies on),
+    /// for comparing a catalog before and after a command.
+    func dump(db path: String? = nil) throws -> String {
+        try sqlite3(".dump\nPRAGMA user_version;\n", db: path).stdout
+    }
+
+    /// Every file in the sandbox with its contents (SQLite catalogs as dumps, WAL side files left out),
+    /// for checking that a failing command changed nothing.
+    func snapshot() throws -> [String: String] {
+        var result: [String: String] = [:]
+        let root = dir.standardizedFileURL.path
+        guard let walker = FileManager.default.enumerator(atPath: root) else { return result }
+        for case let relative as String in walker {
+            let full = root + "/" + relative
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory) else { continue }
+            if isDirectory.boolValue { result[relative + "/"] = "(directory)"; continue }
+            if relative.hasSuffix("-wal") || relative.hasSuffix("-shm") { continue }
+            let data = try Data(contentsOf: URL(fileURLWithPath: full))
+            if data.starts(with: Array("SQLite format 3\0".utf8)), let text = try? dump(db: full) {
+                result[relative] = text
+            } else {
+                result[relative] = data.base64EncodedString()
+            }
+        }
+        return result
+    }
+}

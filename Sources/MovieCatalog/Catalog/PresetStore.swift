@@ -32,25 +32,28 @@ extension Catalog {
     }
 
     private func preset(named raw: String, parser: FilterParser) throws -> Preset {
-        let name = raw.trimmingWhitespace()
-        let rows = try db.query("""
-            SELECT p.name, f.facet, f.value FROM presets p LEFT JOIN preset_filters f ON f.preset_id = p.id
-             WHERE p.name = ?
-            """, [.text(name)]) { ($0.text(0), $0.optionalText(1), $0.optionalText(2)) }
-        guard let first = rows.first else { throw missing(name) }
+        guard let (id, name) = try presetID(named: raw) else { throw missing(raw.trimmingWhitespace()) }
         var set = FilterSet()
-        for case let (_, facet?, value?) in rows {
+        for (facet, value) in try db.query("SELECT facet, value FROM preset_filters WHERE preset_id = ?",
+                                           [.integer(id)], { ($0.text(0), $0.text(1)) }) {
             guard let facet = Facet(rawValue: facet) else { continue }
-            set.formUnion(try parser.parse(facet, value, source: "preset '\(first.0)'"))
+            set.formUnion(try parser.parse(facet, value, source: "preset '\(name)'"))
         }
-        return Preset(name: first.0, filters: set)
+        return Preset(name: name, filters: set)
+    }
+
+    /// The id and stored name of a preset, matching names ignoring case (Unicode-aware, unlike NOCASE).
+    private func presetID(named raw: String) throws -> (Int64, String)? {
+        let key = raw.trimmingWhitespace().lowercased()
+        return try db.query("SELECT id, name FROM presets") { ($0.int64(0), $0.text(1)) }
+            .first { $0.1.lowercased() == key }
     }
 
     /// Saves a set under a name; an existing name is an error unless `replace`.
     public func savePreset(name raw: String, filters: FilterSet, replace: Bool) throws {
         let name = try Catalog.validatePresetName(raw)
         try db.transaction {
-            if case .integer(let id)? = try db.scalar("SELECT id FROM presets WHERE name = ?", [.text(name)]) {
+            if let (id, _) = try presetID(named: name) {
                 guard replace else {
                     throw CatalogError(.notFound, "preset '\(name)' already exists; use --replace to overwrite it")
                 }
@@ -61,10 +64,10 @@ extension Catalog {
             } else {
                 try db.run("INSERT INTO presets (name) VALUES (?)", [.text(name)])
             }
-            let id = try db.intScalar("SELECT id FROM presets WHERE name = ?", [.text(name)])
+            let id = try presetID(named: name)!.0
             let insert = try db.prepare("INSERT INTO preset_filters (preset_id, facet, value) VALUES (?, ?, ?)")
             for element in filters.sorted {
-                try insert.bind([.integer(Int64(id)), .text(element.facet.rawValue), .text(element.value)])
+                try insert.bind([.integer(id), .text(element.facet.rawValue), .text(element.value)])
                 try insert.step()
             }
         }
@@ -74,8 +77,8 @@ extension Catalog {
     public func deletePreset(named raw: String) throws {
         let name = raw.trimmingWhitespace()
         try db.transaction {
-            try db.run("DELETE FROM presets WHERE name = ?", [.text(name)])
-            if db.changes == 0 { throw missing(name) }
+            guard let (id, _) = try presetID(named: name) else { throw missing(name) }
+            try db.run("DELETE FROM presets WHERE id = ?", [.integer(id)])
         }
     }
 
@@ -84,10 +87,8 @@ extension Catalog {
         let old = oldRaw.trimmingWhitespace()
         let new = try Catalog.validatePresetName(newRaw)
         try db.transaction {
-            guard case .integer(let id)? = try db.scalar("SELECT id FROM presets WHERE name = ?", [.text(old)]) else {
-                throw missing(old)
-            }
-            if case .integer(let other)? = try db.scalar("SELECT id FROM presets WHERE name = ?", [.text(new)]), other != id {
+            guard let (id, _) = try presetID(named: old) else { throw missing(old) }
+            if let (other, _) = try presetID(named: new), other != id {
                 throw CatalogError(.notFound, "preset '\(new)' already exists")
             }
             try db.run("""

@@ -1,0 +1,153 @@
+import Foundation
+import Testing
+
+/// `init`: where the catalog goes, the schema sqlite3 sees, the demo movies, and the sqlite3-shell path.
+@Suite struct InitTests {
+    @Test("init creates the catalog and its missing parent directories")
+    func createsParentDirectories() throws {
+        let box = try Sandbox()
+        let run = try runProcess(moviecatBinary, ["--db", "dir/sub/x.sqlite", "init"], directory: box.dir)
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stdout.isEmpty, "init prints nothing on stdout: \(run)")
+        let path = box.path("dir/sub/x.sqlite")
+        #expect(FileManager.default.fileExists(atPath: path))
+        #expect(try box.sql("SELECT count(*) FROM movies", db: path) == ["0"])
+    }
+
+    @Test("the schema has the tables, the view, version 1 and WAL")
+    func schema() throws {
+        let box = try Sandbox()
+        #expect(try box.moviecat("init").status == 0)
+        let tables = try box.sqlite3(".tables\n").stdout.split(whereSeparator: \.isWhitespace).map(String.init)
+        #expect(Set(tables) == ["genres", "movie_genres", "movie_list", "movies", "preset_filters", "presets"])
+        #expect(try box.sql("PRAGMA user_version") == ["1"])
+        #expect(try box.sql("PRAGMA journal_mode") == ["wal"])
+        let codes = Set(try box.sql("SELECT code FROM genres"))
+        let standard: Set = ["action", "adventure", "animation", "comedy", "crime", "documentary", "drama", "family",
+                             "fantasy", "horror", "musical", "mystery", "romance", "sci-fi", "short", "thriller",
+                             "war", "western"]
+        #expect(standard.isSubset(of: codes), "missing: \(standard.subtracting(codes))")
+        #expect(try box.sql("SELECT name FROM genres WHERE code = 'sci-fi'") == ["Sci-Fi"])
+    }
+
+    @Test("deleting a movie with sqlite3 cascades to its movie_genres rows")
+    func foreignKeysCascade() throws {
+        let box = try Sandbox()
+        try box.seed()
+        let id = try #require(try box.sql("SELECT id FROM movies WHERE title = 'Aquaman'").first)
+        #expect(try box.sql("SELECT count(*) FROM movie_genres WHERE movie_id = \(id)") == ["1"])
+        try box.sqlite3("PRAGMA foreign_keys = ON;\nDELETE FROM movies WHERE id = \(id);\n")
+        #expect(try box.sql("SELECT count(*) FROM movie_genres WHERE movie_id = \(id)") == ["0"])
+        #expect(try box.sql("SELECT count(*) FROM movie_genres") == ["12"])
+    }
+
+    @Test("init --seed loads exactly the 13 demo movies")
+    func seedRows() throws {
+        let box = try Sandbox()
+        let run = try box.moviecat("init", "--seed")
+        #expect(run.status == 0, "\(run)")
+        #expect(try box.sql("SELECT count(*) FROM movies") == ["13"])
+        #expect(try box.sql("SELECT count(*) FROM movie_genres") == ["13"])
+        let rows = try box.sql("""
+            SELECT m.title, m.year, m.rating, m.duration_minutes, g.code
+              FROM movies m JOIN movie_genres mg ON mg.movie_id = m.id JOIN genres g ON g.id = mg.genre_id
+             WHERE m.title IN ('Aquaman', 'Seven Samurai', '2001: A Space Odyssey', 'Forrest Gump', '50 Shades of Grey')
+             ORDER BY m.title
+            """)
+        #expect(rows == [
+            "2001: A Space Odyssey|1968|5.0|180|drama",
+            "50 Shades of Grey|2015|1.0|120|drama",
+            "Aquaman|2018|4.0|180|action",
+            "Forrest Gump|1994|5.0|120|comedy",
+            "Seven Samurai|1954|3.0|60|action",
+        ])
+        #expect(try box.sql("SELECT count(*) FROM movies WHERE title LIKE '%Oddysey%'") == ["0"], "the app's typo is fixed")
+        #expect(try box.sql("SELECT genres FROM movie_list WHERE title = 'Taken'") == ["Drama"])
+    }
+
+    @Test("seeding twice does not duplicate anything")
+    func seedTwice() throws {
+        let box = try Sandbox()
+        try box.seed()
+        let before = try box.dump()
+        let again = try box.moviecat("init", "--seed")
+        #expect(again.status == 0, "\(again)")
+        #expect(try box.sql("SELECT count(*) FROM movies") == ["13"])
+        #expect(try box.sql("SELECT count(*) FROM movie_genres") == ["13"])
+        #expect(try box.dump() == before)
+    }
+
+    @Test("$MOVIECAT_DB names the catalog when --db is absent")
+    func environmentVariable() throws {
+        let box = try Sandbox()
+        let env = ["MOVIECAT_DB": box.path("env/cat.sqlite"), "XDG_DATA_HOME": box.path("xdg")]
+        let run = try runProcess(moviecatBinary, ["init", "--seed"], environment: env, directory: box.dir)
+        #expect(run.status == 0, "\(run)")
+        #expect(try box.sql("SELECT count(*) FROM movies", db: box.path("env/cat.sqlite")) == ["13"])
+        #expect(!FileManager.default.fileExists(atPath: box.path("xdg")), "XDG is not used when MOVIECAT_DB is set")
+        let count = try runProcess(moviecatBinary, ["filter", "--count"], environment: env, directory: box.dir)
+        #expect(count.status == 0 && count.stdout == "13\n", "\(count)")
+    }
+
+    @Test("--db wins over $MOVIECAT_DB")
+    func flagBeatsEnvironment() throws {
+        let box = try Sandbox()
+        let run = try runProcess(moviecatBinary, ["--db", box.db, "init"],
+                                 environment: ["MOVIECAT_DB": box.path("env.sqlite")], directory: box.dir)
+        #expect(run.status == 0, "\(run)")
+        #expect(FileManager.default.fileExists(atPath: box.db))
+        #expect(!FileManager.default.fileExists(atPath: box.path("env.sqlite")))
+    }
+
+    @Test("without --db or $MOVIECAT_DB the catalog is $XDG_DATA_HOME/moviecat/catalog.sqlite")
+    func xdgDefault() throws {
+        let box = try Sandbox()
+        let run = try runProcess(moviecatBinary, ["init", "--seed"],
+                                 environment: ["XDG_DATA_HOME": box.path("xdg"), "HOME": box.path("home")],
+                                 directory: box.dir)
+        #expect(run.status == 0, "\(run)")
+        #expect(try box.sql("SELECT count(*) FROM movies", db: box.path("xdg/moviecat/catalog.sqlite")) == ["13"])
+        #expect(!FileManager.default.fileExists(atPath: box.path("home")))
+    }
+
+    @Test("without XDG_DATA_HOME the catalog is ~/.local/share/moviecat/catalog.sqlite")
+    func homeDefault() throws {
+        let box = try Sandbox()
+        let run = try runProcess(moviecatBinary, ["init"],
+                                 environment: ["XDG_DATA_HOME": "", "HOME": box.path("home")], directory: box.dir)
+        #expect(run.status == 0, "\(run)")
+        #expect(FileManager.default.fileExists(atPath: box.path("home/.local/share/moviecat/catalog.sqlite")))
+    }
+
+    @Test("sqlite3 < migrations then < seed.sql gives the same catalog as init --seed")
+    func shellPathMatches() throws {
+        let box = try Sandbox()
+        try box.seed()
+        let shellDB = box.path("shell.sqlite")
+        let migrations = try FileManager.default
+            .contentsOfDirectory(atPath: packageRoot.appendingPathComponent("Migrations").path)
+            .filter { $0.hasSuffix(".sql") }.sorted()
+        try #require(migrations.first?.hasPrefix("0001_") == true, "\(migrations)")
+        for file in migrations + ["seed.sql"] {
+            let url = file == "seed.sql" ? packageRoot.appendingPathComponent(file)
+                : packageRoot.appendingPathComponent("Migrations").appendingPathComponent(file)
+            let run = try runProcess(sqlite3Binary, ["-batch", "-bail", shellDB], stdin: try Data(contentsOf: url))
+            try #require(run.status == 0 && run.stderr.isEmpty, "sqlite3 < \(file): \(run)")
+        }
+        let queries = [
+            ".schema",
+            "PRAGMA user_version;",
+            "SELECT * FROM movie_list ORDER BY id;",
+            "SELECT id, title, year, rating, duration_minutes, certification FROM movies ORDER BY id;",
+            "SELECT * FROM genres ORDER BY id;",
+            "SELECT * FROM movie_genres ORDER BY movie_id, genre_id;",
+            "SELECT count(*) FROM presets;",
+        ]
+        for query in queries {
+            let ours = try box.sqlite3(query + "\n").stdout
+            let theirs = try box.sqlite3(query + "\n", db: shellDB).stdout
+            #expect(ours == theirs, "\(query) differs")
+            #expect(!ours.isEmpty, "\(query) printed nothing")
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+@testable import MovieCatalog
+
+/// CSV (RFC 4180) and TSV record reading.
+@Suite struct DelimitedReaderTests {
+    /// All records of an input, as text fields, with their starting lines.
+    func records(_ text: String, _ dialect: DelimitedReader.Dialect = .csv) throws -> [(Int, [String])] {
+        try records(bytes: Array(text.utf8), dialect)
+    }
+
+    func records(bytes: [UInt8], _ dialect: DelimitedReader.Dialect = .csv, chunk: Int? = nil) throws -> [(Int, [String])] {
+        let input: ByteReader
+        if let chunk {
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("dr-\(UUID().uuidString)").path
+            _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            input = try ByteReader(path: path, chunkSize: chunk)
+        } else {
+            input = ByteReader(bytes: bytes, name: "x.csv")
+        }
+        let reader = DelimitedReader(input: input, dialect: dialect)
+        var out: [(Int, [String])] = []
+        while try reader.next() { out.append((reader.recordLine, reader.strings())) }
+        return out
+    }
+
+    @Test("quoted fields, doubled quotes, embedded newlines and commas")
+    func quoting() throws {
+        let rows = try records("a,b,c\n\"x, y\",\"say \"\"hi\"\"\",\"two\nlines\"\nplain,,last\n")
+        #expect(rows.map(\.1) == [["a", "b", "c"], ["x, y", "say \"hi\"", "two\nlines"], ["plain", "", "last"]])
+        #expect(rows.map(\.0) == [1, 2, 4])
+    }
+
+    @Test("CRLF and LF line ends, final line without newline, BOM")
+    func lineEnds() throws {
+        let bytes: [UInt8] = [0xEF, 0xBB, 0xBF] + Array("t,y\r\nA,1\r\nB,2\nC,3".utf8)
+        let rows = try records(bytes: bytes)
+        #expect(rows.map(\.1) == [["t", "y"], ["A", "1"], ["B", "2"], ["C", "3"]])
+    }
+
+    @Test("blank lines are skipped and do not shift line numbers")
+    func blankLines() throws {
+        let rows = try records("t\n\nA\n\n\nB\n")
+        #expect(rows.map(\.0) == [1, 3, 6])
+    }
+
+    @Test("records straddling tiny read chunks", arguments: [1, 2, 3, 7, 64])
+    func chunks(_ size: Int) throws {
+        let text = "title,genres\r\n\"Long, \"\"quoted\"\"\ntitle é🎬\",drama|war\r\nnext,x\n"
+        let rows = try records(bytes: Array(text.utf8), .csv, chunk: size)
+        #expect(rows.map(\.1) == [["title", "genres"], ["Long, \"quoted\"\ntitle é🎬", "drama|war"], ["next", "x"]])
+        #expect(rows.map(\.0) == [1, 2, 4])
+    }
+
+    @Test("unterminated quote names the line it opens on")
+    func unterminated() throws {
+        let error = #expect(throws: CatalogError.self) { try records("t,y\nok,1\n\"never closed,2\nmore\n") }
+        #expect(error?.status == .dataError)
+        #expect(error?.message.hasPrefix("x.csv:3: unterminated quoted field") == true, "\(error?.message ?? "")")
+    }
+
+    @Test("text after a closing quote is an error")
+    func afterQuote() throws {
+        let error = #expect(throws: CatalogError.self) { try records("t\n\"a\"b\n") }
+        #expect(error?.message.hasPrefix("x.csv:2:") == true)
+    }
+
+    @Test("TSV: tabs split, quotes are data, \\N stays for the importer")
+    func tsv() throws {
+        let rows = try records("tconst\tprimaryTitle\tstartYear\ntt1\t\"Quoted\" Title\t\\N\n", .tsv)
+        #expect(rows.map(\.1) == [["tconst", "primaryTitle", "startYear"], ["tt1", "\"Quoted\" Title", "\\N"]])
+    }
+
+    @Test("NUL bytes and invalid UTF-8 are flagged, not crashed on")
+    func badBytes() throws {
+        let input = ByteReader(bytes: Array("t\n".utf8) + [0x41, 0x00, 0x0A, 0xFF, 0xFE, 0x0A], name: "x.csv")
+        let reader = DelimitedReader(input: input, dialect: .csv)
+        #expect(try reader.next())
+        #expect(try reader.next())
+        #expect(reader.hasNUL)
+        #expect(try reader.next())
+        #expect(reader.string(0) == nil)
+        #expect(try !reader.next())
+    }
+}

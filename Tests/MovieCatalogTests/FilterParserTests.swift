@@ -1,0 +1,117 @@
+import Testing
+@testable import MovieCatalog
+
+/// Parsing filter values and tokens into canonical elements.
+@Suite struct FilterParserTests {
+    static let genres = GenreCatalogue([
+        Genre(id: 1, code: "drama", name: "Drama"), Genre(id: 2, code: "sci-fi", name: "Sci-Fi"),
+        Genre(id: 3, code: "action", name: "Action"), Genre(id: 4, code: "comedy", name: "Comedy"),
+    ])
+    let parser = FilterParser(genres: genres)
+
+    struct Case: Sendable, CustomStringConvertible {
+        let facet: Facet
+        let input: String
+        let expected: MovieFilter
+        var description: String { "\(facet.rawValue) \(input)" }
+    }
+
+    static let cases: [Case] = [
+        Case(facet: .genre, input: "Drama", expected: .genre("drama")),
+        Case(facet: .genre, input: "SCI-FI", expected: .genre("sci-fi")),
+        Case(facet: .genre, input: "sci fi", expected: .genre("sci-fi")),
+        Case(facet: .excludeGenre, input: "comedy", expected: .excludeGenre("comedy")),
+        Case(facet: .rating, input: "7", expected: .rating(.bucket(7))),
+        Case(facet: .rating, input: "10", expected: .rating(.bucket(10))),
+        Case(facet: .rating, input: "7.5", expected: .rating(.exact(7.5))),
+        Case(facet: .rating, input: "7.0", expected: .rating(.exact(7))),
+        Case(facet: .rating, input: "7.5..", expected: .rating(.range(7.5, nil))),
+        Case(facet: .rating, input: "..4", expected: .rating(.range(nil, 4))),
+        Case(facet: .rating, input: "6..8.5", expected: .rating(.range(6, 8.5))),
+        Case(facet: .rating, input: "-1..11", expected: .rating(.range(-1, 11))),
+        Case(facet: .duration, input: "2h", expected: .duration(.hours(2))),
+        Case(facet: .duration, input: "0h", expected: .duration(.hours(0))),
+        Case(facet: .duration, input: "95m", expected: .duration(.minutes(95))),
+        Case(facet: .duration, input: "95", expected: .duration(.minutes(95))),
+        Case(facet: .duration, input: "1h30m", expected: .duration(.minutes(90))),
+        Case(facet: .duration, input: "90m..2h30m", expected: .duration(.range(90, 150))),
+        Case(facet: .duration, input: "..90m", expected: .duration(.range(nil, 90))),
+        Case(facet: .duration, input: "2h..", expected: .duration(.range(120, nil))),
+        Case(facet: .year, input: "1994", expected: .year(.exact(1994))),
+        Case(facet: .year, input: "1990s", expected: .year(.decade(1990))),
+        Case(facet: .year, input: "1990..1999", expected: .year(.range(1990, 1999))),
+        Case(facet: .year, input: "2000..", expected: .year(.range(2000, nil))),
+        Case(facet: .year, input: "..1920", expected: .year(.range(nil, 1920))),
+        Case(facet: .certification, input: "pg-13", expected: .certification("PG-13")),
+        Case(facet: .title, input: "100% _real_, really", expected: .title("100% _real_, really")),
+    ]
+
+    @Test("parses each value form", arguments: cases)
+    func parses(_ c: Case) throws {
+        let parsed = try parser.parse(c.facet, c.input)
+        #expect(parsed == [c.expected])
+    }
+
+    @Test("canonical text round-trips", arguments: cases)
+    func roundTrips(_ c: Case) throws {
+        let element = c.expected
+        #expect(try parser.parseToken(element.description) == [element])
+    }
+
+    @Test("comma lists add elements, except for titles")
+    func commaLists() throws {
+        #expect(try parser.parse(.genre, "action,drama") == [.genre("action"), .genre("drama")])
+        #expect(try parser.parse(.rating, "1,9..") == [.rating(.bucket(1)), .rating(.range(9, nil))])
+        #expect(try parser.parse(.title, "a,b") == [.title("a,b")])
+        #expect(try parser.parseToken("genre:action,comedy") == [.genre("action"), .genre("comedy")])
+        #expect(try parser.parseToken("title:Star Wars: Episode IV") == [.title("Star Wars: Episode IV")])
+    }
+
+    struct Bad: Sendable, CustomStringConvertible {
+        let facet: Facet
+        let input: String
+        let message: String
+        var description: String { "\(facet.rawValue) '\(input)'" }
+    }
+
+    static let bad: [Bad] = [
+        Bad(facet: .genre, input: "dramma", message: "did you mean 'drama'?"),
+        Bad(facet: .genre, input: "", message: "empty value for '--genre'"),
+        Bad(facet: .genre, input: "drama,", message: "empty value"),
+        Bad(facet: .rating, input: "7..x", message: "invalid value '7..x' for '--rating'"),
+        Bad(facet: .rating, input: "..", message: "invalid value"),
+        Bad(facet: .rating, input: "11", message: "single ratings lie in 0..10"),
+        Bad(facet: .rating, input: "8..6", message: "lower bound is above its upper bound"),
+        Bad(facet: .rating, input: "1..2..3", message: "invalid value"),
+        Bad(facet: .rating, input: "nan", message: "invalid value"),
+        Bad(facet: .rating, input: "1e3", message: "invalid value"),
+        Bad(facet: .duration, input: "2x", message: "invalid value '2x' for '--duration'"),
+        Bad(facet: .duration, input: "-5", message: "invalid value"),
+        Bad(facet: .year, input: "1994s", message: "a decade like 1990s"),
+        Bad(facet: .year, input: "nineteen", message: "invalid value"),
+        Bad(facet: .title, input: "   ", message: "empty value"),
+    ]
+
+    @Test("rejects malformed values with a usage error naming the token", arguments: bad)
+    func rejects(_ c: Bad) throws {
+        let error = #expect(throws: CatalogError.self) { try parser.parse(c.facet, c.input) }
+        #expect(error?.status == .usage)
+        #expect(error?.message.contains(c.message) == true, "\(error?.message ?? "")")
+    }
+
+    @Test("unknown facet in a token suggests the nearest")
+    func unknownFacet() throws {
+        let error = #expect(throws: CatalogError.self) { try parser.parseToken("ratng:5") }
+        #expect(error?.message.contains("did you mean 'rating'?") == true)
+        #expect(throws: CatalogError.self) { try parser.parseToken("drama") }
+    }
+
+    @Test("equal elements collapse in a set")
+    func collapse() throws {
+        var set = FilterSet()
+        set.formUnion(try parser.parse(.genre, "Drama"))
+        set.formUnion(try parser.parse(.genre, "drama"))
+        set.formUnion(try parser.parseToken("genre:DRAMA"))
+        #expect(set.count == 1)
+    }
+}

@@ -1,0 +1,73 @@
+import Testing
+@testable import MovieCatalog
+
+/// Turning raw cells into validated rows.
+@Suite struct RowDecoderTests {
+    func decode(_ cells: [ImportField: Cell]) -> DecodedRow {
+        RowDecoder.decode(file: "m.csv", line: 7) { cells[$0] ?? .absent }
+    }
+
+    @Test("a full row is trimmed, typed and upper-cases certification")
+    func fullRow() throws {
+        let row = decode([.title: .text("  Heat "), .year: .text("1995"), .genres: .text("Crime| thriller;;Drama,"),
+                          .rating: .text("8.3"), .duration: .text("2h 50m"), .certification: .text("r")])
+        guard case .valid(let r) = row else { Issue.record("\(row)"); return }
+        #expect(r.title == "Heat")
+        #expect(r.year == 1995 && r.rating == 8.3 && r.durationMinutes == 170 && r.certification == "R")
+        #expect(r.genres == ["Crime", "thriller", "Drama"])
+        #expect(r.present == Set(ImportField.allCases))
+    }
+
+    @Test("absent columns are not present; empty ones are present and null")
+    func presence() throws {
+        guard case .valid(let r) = decode([.title: .text("X"), .rating: .null]) else { Issue.record(); return }
+        #expect(r.present == [.title, .rating])
+        #expect(r.rating == nil)
+    }
+
+    struct Case: Sendable, CustomStringConvertible {
+        let field: ImportField
+        let cell: Cell
+        let message: String
+        var description: String { "\(field.rawValue) \(cell)" }
+    }
+
+    static let cases: [Case] = [
+        Case(field: .title, cell: .text("   "), message: "m.csv:7: title: is blank"),
+        Case(field: .year, cell: .text("99999"), message: "m.csv:7: year: '99999' is outside 1870..2100"),
+        Case(field: .year, cell: .text("19x4"), message: "year: '19x4' is not a whole number"),
+        Case(field: .rating, cell: .text("11"), message: "m.csv:7: rating: '11' is outside 0..10"),
+        Case(field: .rating, cell: .text("-0.5"), message: "outside 0..10"),
+        Case(field: .rating, cell: .text("good"), message: "rating: 'good' is not a number"),
+        Case(field: .duration, cell: .text("-5"), message: "duration: '-5' is negative"),
+        Case(field: .duration, cell: .text("0"), message: "not a positive duration"),
+        Case(field: .duration, cell: .text("long"), message: "is not a duration"),
+        Case(field: .year, cell: .unsupported("a boolean"), message: "year: expected text or a number, found a boolean"),
+        Case(field: .rating, cell: .list(["1"]), message: "rating: expected a single value, found an array"),
+        Case(field: .certification, cell: .invalidUTF8, message: "certification: invalid UTF-8"),
+        Case(field: .genres, cell: .text("drama|???"), message: "genres: '???' is not a genre name"),
+    ]
+
+    @Test("invalid values are reported as file:line: field: reason", arguments: cases)
+    func invalid(_ c: Case) {
+        var cells: [ImportField: Cell] = [.title: .text("Fine")]
+        cells[c.field] = c.cell
+        guard case .invalid(let problems) = decode(cells) else { Issue.record("accepted \(c)"); return }
+        #expect(problems.contains { $0.description.contains(c.message) }, "\(problems)")
+    }
+
+    @Test("durations in every accepted form", arguments: [
+        ("120", 120), ("2h", 120), ("1h 30m", 90), ("1h30m", 90), ("1:30:00", 90), ("1:30", 90), ("95 min", 95), ("95m", 95),
+    ])
+    func durations(_ text: String, _ minutes: Int) {
+        #expect(ValueParsing.minutes(text) == minutes)
+    }
+
+    @Test("a JSON number 1994.0 is a whole year; genres may be an array")
+    func jsonShapes() {
+        guard case .valid(let r) = decode([.title: .text("T"), .year: .number("1994.0"), .genres: .list(["Drama", "War"])]) else {
+            Issue.record(); return
+        }
+        #expect(r.year == 1994 && r.genres == ["Drama", "War"])
+    }
+}

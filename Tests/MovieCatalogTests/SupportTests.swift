@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+@testable import MovieCatalog
+
+/// Small pieces: suggestions, display width, escaping, argument parsing, embedded SQL.
+@Suite struct SupportTests {
+    @Test("nearest suggestion", arguments: [("dramma", "drama"), ("--gnre", "--genre"), ("scifi", "sci-fi"), ("zzzzzz", nil)])
+    func nearest(_ word: String, _ expected: String?) {
+        #expect(Suggestion.nearest(to: word, in: ["drama", "--genre", "sci-fi", "--year"]) == expected)
+    }
+
+    @Test("display width counts wide characters twice and marks not at all", arguments: [
+        ("abc", 3), ("日本語", 6), ("🎬", 2), ("é", 1), ("e\u{301}", 1), ("👩‍👩‍👧", 2), ("❤️", 2),
+    ])
+    func width(_ text: String, _ columns: Int) {
+        #expect(DisplayWidth.of(text) == columns)
+    }
+
+    @Test("truncation fits the width and ends in an ellipsis")
+    func truncate() {
+        #expect(DisplayWidth.truncate("The Godfather Part II", to: 10) == "The Godfa…")
+        #expect(DisplayWidth.of(DisplayWidth.truncate("日本語のタイトル", to: 7)) <= 7)
+        #expect(DisplayWidth.truncate("short", to: 10) == "short")
+    }
+
+    @Test("CSV and JSON escaping")
+    func escaping() {
+        #expect(TextEscaping.csv("a,b") == "\"a,b\"")
+        #expect(TextEscaping.csv("say \"hi\"") == "\"say \"\"hi\"\"\"")
+        #expect(TextEscaping.csv("plain") == "plain")
+        #expect(TextEscaping.json("a\"b\\c\n\u{1}é") == "\"a\\\"b\\\\c\\n\\u0001é\"")
+    }
+
+    static let spec = CommandSpec(name: "filter", abstract: "x", usage: "moviecat filter", options: [
+        OptionSpec("--genre", value: "g", help: "", repeatable: true), OptionSpec("--limit", value: "n", help: ""),
+        OptionSpec("--desc", help: ""),
+    ])
+
+    @Test("--opt value, --opt=value, flags, -- and positionals")
+    func parsing() throws {
+        let parsed = try Self.spec.parse(["--genre", "drama", "--genre=war", "--desc", "tok", "--", "--limit"])
+        #expect(parsed.all("--genre") == ["drama", "war"])
+        #expect(parsed.has("--desc"))
+        #expect(parsed.positionals == ["tok", "--limit"])
+    }
+
+    @Test("parse errors are usage errors with a hint")
+    func parseErrors() throws {
+        let unknown = #expect(throws: CatalogError.self) { try Self.spec.parse(["--gnre", "x"]) }
+        #expect(unknown?.message == "unknown option '--gnre'. Did you mean '--genre'?")
+        #expect(unknown?.usageHint?.contains("See 'moviecat filter --help'.") == true)
+        let missing = #expect(throws: CatalogError.self) { try Self.spec.parse(["--limit"]) }
+        #expect(missing?.message == "missing value for '--limit <n>'")
+        #expect(throws: CatalogError.self) { try Self.spec.parse(["--limit", "1", "--limit", "2"]) }
+        #expect(throws: CatalogError.self) { try Self.spec.parse(["--desc=yes"]) }
+    }
+
+    @Test("the compiled-in SQL is the Migrations/ and seed.sql files")
+    func embeddedSQL() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let files = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("Migrations").path)
+            .filter { $0.hasSuffix(".sql") }.sorted()
+        #expect(Migrator.migrations.map(\.name) == files)
+        for migration in Migrator.migrations {
+            let text = try String(contentsOf: root.appendingPathComponent("Migrations/\(migration.name)"), encoding: .utf8)
+            #expect(migration.sql == text)
+            #expect(text.contains("PRAGMA user_version = \(migration.version);"))
+        }
+        #expect(Migrator.seedSQL == (try String(contentsOf: root.appendingPathComponent("seed.sql"), encoding: .utf8)))
+    }
+
+    @Test("genre slugs")
+    func slugs() {
+        #expect(Genre.slug("Sci-Fi") == "sci-fi")
+        #expect(Genre.slug("  Film Noir ") == "film-noir")
+        #expect(Genre.slug("Ciência & Ficção") == "ciência-ficção")
+        #expect(Genre.slug("???") == "")
+    }
+}
