@@ -51,9 +51,10 @@ SELECT s.rowid AS line,
 -- 1. Genres not in the catalogue yet, named as first seen.
 INSERT INTO main.genres (code, name)
 SELECT code, name
-  FROM (SELECT code, name, min(line) FROM temp.staging_genres
+  FROM (SELECT code, name, min(line) AS first_line FROM temp.staging_genres
          WHERE code NOT IN (SELECT code FROM main.genres)
-         GROUP BY code);
+         GROUP BY code)
+ ORDER BY first_line;
 
 -- 2. Movies, in file order, so the last repeat of a natural key wins.
 INSERT OR REPLACE INTO main.movies

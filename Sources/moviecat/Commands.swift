@@ -3,8 +3,9 @@ import MovieCatalog
 /// The command table: every command moviecat knows, in help order.
 enum Commands {
     static let all: [Command] = [
-        CatalogCommands.initCommand, ImportCommand.command, FilterCommands.filter,
-        FilterCommands.savePreset, FilterCommands.presets, HelpCommand.command,
+        CatalogCommands.initCommand, ImportCommand.command, FilterCommands.filter, FacetsCommand.command,
+        FilterCommands.savePreset, FilterCommands.presets, MovieCommands.add, MovieCommands.remove,
+        MovieCommands.info, CompletionsCommand.command, HelpCommand.command,
     ]
 
     /// The spec used for errors before a command is known.

@@ -44,7 +44,7 @@ guard let name = arguments.first else {
 }
 arguments.removeFirst()
 
-guard let command = Commands.all.first(where: { $0.spec.name == name }) else {
+guard let command = (Commands.all + [CompletionsCommand.values]).first(where: { $0.spec.name == name }) else {
     let hint = Suggestion.nearest(to: name, in: Commands.all.map(\.spec.name)).map { ". Did you mean '\($0)'?" } ?? ""
     fail(globalSpec.usageError("unknown command '\(name)'\(hint)"))
 }

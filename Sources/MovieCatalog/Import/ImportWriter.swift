@@ -41,8 +41,8 @@ final class ImportWriter {
         if bulkLoad && maxIDBefore == 0 { try dropSecondaryIndexes() }
     }
 
-    /// Stores one row according to the duplicate policy.
-    func write(_ row: ImportRow, file: String) throws -> Outcome {
+    /// Stores one row according to the duplicate policy; returns what happened and the movie's id.
+    func write(_ row: ImportRow, file: String) throws -> (outcome: Outcome, id: Int64) {
         try lookup.bind([.text(row.title), .integer(Int64(row.year ?? 0))])
         if try lookup.step() {
             let id = lookup.int64(0)
@@ -51,21 +51,22 @@ final class ImportWriter {
             let repeated = id > maxIDBefore
             if !repeated {
                 switch policy {
-                case .skip: return .skipped
+                case .skip: return (.skipped, id)
                 case .fail:
                     throw CatalogError(.dataError, "\(file):\(row.line): '\(row.title)' is already in the catalog as \(existing) (--on-duplicate fail)")
                 case .update: break
                 }
             }
             try update(id, with: row)
-            return repeated ? .repeated : .updated
+            return (repeated ? .repeated : .updated, id)
         }
         lookup.reset()
         try insertMovie.bind([.text(row.title), row.year.sqlValue, row.rating.sqlValue,
                               row.durationMinutes.sqlValue, row.certification.sqlValue])
         try insertMovie.step()
-        try link(db.lastInsertRowID, to: row.genres)
-        return .inserted
+        let id = db.lastInsertRowID
+        try link(id, to: row.genres)
+        return (.inserted, id)
     }
 
     /// Overwrites the fields the input has; genres are replaced when it has a genres column.

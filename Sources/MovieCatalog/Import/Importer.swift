@@ -79,7 +79,7 @@ public final class Importer {
         switch decoded {
         case .valid(let row):
             guard writing, let writer else { return }
-            switch try writer.write(row, file: file) {
+            switch try writer.write(row, file: file).outcome {
             case .inserted: report.files[index].counts.inserted += 1
             case .updated: report.files[index].counts.updated += 1
             case .skipped: report.files[index].counts.skipped += 1

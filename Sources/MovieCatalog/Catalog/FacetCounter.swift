@@ -1,0 +1,106 @@
+/// One value of a facet with its count, as the app's filter list shows it.
+public struct FacetValue: Equatable, Sendable {
+    /// The filter token value (`drama`, `7`, `2h`, `1990s`, `PG-13`).
+    public let value: String
+    public let count: Int
+    /// Whether the current set selects this value.
+    public let selected: Bool
+}
+
+/// The counts of one facet.
+public struct FacetCounts: Equatable, Sendable {
+    public let facet: Facet
+    public let values: [FacetValue]
+}
+
+/// Disjunctive facet counts: facet F's counts apply every selected element except F's own.
+///
+/// All facet SQL lives here, behind `counts(for:)`, so its shape can change without touching commands.
+public struct FacetCounter {
+    /// The facets the filter list shows, in the app's order.
+    public static let listed: [Facet] = [.genre, .rating, .duration, .year, .certification]
+
+    let catalog: Catalog
+
+    public init(catalog: Catalog) { self.catalog = catalog }
+
+    /// Counts for every listed facet under `set`.
+    public func counts(for set: FilterSet) throws -> [FacetCounts] {
+        try FacetCounter.listed.map { try counts(of: $0, for: set) }
+    }
+
+    /// One facet's counts: grouped in SQL, never by loading movies.
+    func counts(of facet: Facet, for set: FilterSet) throws -> FacetCounts {
+        let rest = set.removing(facet)
+        let condition = SQLBuilder.condition(for: rest)
+        let grouped: SQLFragment
+        switch facet {
+        case .genre:
+            grouped = rest.isEmpty
+                ? SQLFragment("SELECT g.code, count(*) FROM movie_genres mg JOIN genres g ON g.id = mg.genre_id GROUP BY g.code")
+                : SQLFragment("SELECT g.code, count(*) FROM movies m JOIN movie_genres mg ON mg.movie_id = m.id JOIN genres g ON g.id = mg.genre_id WHERE ")
+                    + condition + SQLFragment(" GROUP BY g.code")
+        default:
+            let (bucket, column) = FacetCounter.bucketExpression(facet)
+            grouped = SQLFragment("SELECT \(bucket) AS bucket, count(*) FROM movies m WHERE \(column) IS NOT NULL AND ")
+                + condition + SQLFragment(" GROUP BY bucket")
+        }
+        var counts: [String: Int] = [:]
+        for (value, count) in try catalog.db.query(grouped.sql, grouped.bindings, { ($0.value(0), Int($0.int64(1))) }) {
+            counts[FacetCounter.token(facet, value), default: 0] += count
+        }
+        var values = counts.filter { $0.value > 0 }.map { FacetValue(value: $0.key, count: $0.value, selected: false) }
+        // Selected elements are always listed, with what they match alongside the rest of the set.
+        for element in set.elements(of: facet) {
+            values.removeAll { $0.value == element.value }
+            var count = counts[element.value] ?? 0
+            if counts[element.value] == nil { count = try catalog.count(rest.union(element)) }
+            values.append(FacetValue(value: element.value, count: count, selected: true))
+        }
+        return FacetCounts(facet: facet, values: values.sorted(by: FacetCounter.order(facet)))
+    }
+
+    /// The SQL bucket of a numeric or text facet, and the column that must be non-null.
+    static func bucketExpression(_ facet: Facet) -> (String, String) {
+        switch facet {
+        case .rating: return ("CAST(m.rating AS INTEGER)", "m.rating")
+        case .duration: return ("m.duration_minutes / 60", "m.duration_minutes")
+        case .year: return ("m.year / 10 * 10", "m.year")
+        default: return ("m.certification", "m.certification")
+        }
+    }
+
+    /// A bucket as a filter token value: `7`, `2h`, `1990s`, `drama`, `PG-13`.
+    static func token(_ facet: Facet, _ value: SQLValue) -> String {
+        switch (facet, value) {
+        case (.duration, .integer(let h)): return "\(h)h"
+        case (.year, .integer(let y)): return "\(y)s"
+        case (_, .integer(let n)): return String(n)
+        case (_, .text(let s)): return s
+        default: return value.description
+        }
+    }
+
+    /// Genres and certifications by count (then name); numeric buckets by value.
+    static func order(_ facet: Facet) -> (FacetValue, FacetValue) -> Bool {
+        switch facet {
+        case .genre, .certification:
+            return { $0.count != $1.count ? $0.count > $1.count : $0.value < $1.value }
+        default:
+            return { a, b in
+                let x = Double(a.value.filter { $0.isNumber || $0 == "." }) ?? 0
+                let y = Double(b.value.filter { $0.isNumber || $0 == "." }) ?? 0
+                return x != y ? x < y : a.value < b.value
+            }
+        }
+    }
+}
+
+extension FilterSet {
+    /// The set with one more element.
+    func union(_ element: MovieFilter) -> FilterSet {
+        var copy = self
+        copy.insert(element)
+        return copy
+    }
+}

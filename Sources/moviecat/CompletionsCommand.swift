@@ -1,0 +1,35 @@
+import MovieCatalog
+
+/// `completions bash|zsh|fish` and the hidden `_complete` that feeds them catalog values.
+enum CompletionsCommand {
+    enum Shell: String, CaseIterable { case bash, zsh, fish }
+
+    static let spec = CommandSpec(
+        name: "completions", abstract: "Print a shell completion script.",
+        usage: "moviecat completions <shell>",
+        arguments: [("<shell>", "bash, zsh or fish.")],
+        examples: ["source <(moviecat completions bash)", "moviecat completions fish > ~/.config/fish/completions/moviecat.fish"])
+
+    static let command = Command(spec: spec) { parsed, context in
+        guard parsed.positionals.count == 1 else { throw spec.usageError("expected one shell: bash, zsh or fish") }
+        guard let shell = Shell(rawValue: parsed.positionals[0]) else {
+            throw spec.usageError("unknown shell '\(parsed.positionals[0])': expected bash, zsh or fish")
+        }
+        let specs = Commands.all.map(\.spec)
+        switch shell {
+        case .bash: context.stdout.write(CompletionScript.bash(specs))
+        case .zsh: context.stdout.write(CompletionScript.zsh(specs))
+        case .fish: context.stdout.write(CompletionScript.fish(specs))
+        }
+    }
+
+    /// Not listed in help: prints genre codes or preset names, one a line, for the scripts.
+    static let values = Command(spec: CommandSpec(name: "_complete", abstract: "", usage: "moviecat _complete genres|presets")) { parsed, context in
+        let catalog = try context.catalog()
+        switch parsed.positionals.first {
+        case "genres": for code in try catalog.genres().codes { context.stdout.write(code + "\n") }
+        case "presets": for preset in try catalog.presets() { context.stdout.write(preset.name + "\n") }
+        default: throw CatalogError(.usage, "expected genres or presets")
+        }
+    }
+}
