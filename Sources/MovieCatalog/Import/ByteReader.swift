@@ -111,4 +111,21 @@ public final class ByteReader {
         defer { position += 1 }
         return buffer[position]
     }
+
+    /// Appends bytes to `output` up to the first one for which `isStop` is true and returns
+    /// that byte unconsumed, or nil at end of input. Copies whole runs, which is much faster
+    /// than byte-by-byte `next()` for long tokens such as string bodies.
+    @inline(__always)
+    func scan(into output: inout [UInt8], until isStop: (UInt8) -> Bool) throws -> UInt8? {
+        while true {
+            var index = position
+            while index < end, !isStop(buffer[index]) { index += 1 }
+            if index > position {
+                output.append(contentsOf: UnsafeBufferPointer(start: buffer + position, count: index - position))
+                position = index
+            }
+            if index < end { return buffer[index] }
+            if try !refill() { return nil }
+        }
+    }
 }

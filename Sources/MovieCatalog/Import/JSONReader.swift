@@ -1,0 +1,382 @@
+/// Reads top-level JSON objects one at a time from a JSON array or JSON Lines, never holding the whole input.
+public final class JSONRecordReader {
+    /// The input layout: one JSON array of objects, or one object per line.
+    public enum Mode: Sendable { case array, lines }
+
+    private enum State { case start, element, finished }
+
+    /// Deep enough for any real record, shallow enough that hostile input cannot overflow the stack.
+    static let maxDepth = 64
+
+    private let reader: ByteReader
+    private let mode: Mode
+    private var state = State.start
+    /// The current physical line (1-based).
+    private var line = 1
+    /// Reused for string, number and literal bytes so tokens do not allocate per byte.
+    /// Token readers borrow it as a local (`borrowScratch`): a class property held `inout`
+    /// across reads would pay a dynamic exclusivity check on every access.
+    private var scratch: [UInt8] = []
+    /// After an error the input position is meaningless, so every later call repeats the error.
+    private var failure: Error?
+
+    /// Creates a reader over `reader` in the given layout.
+    public init(reader: ByteReader, mode: Mode) {
+        self.reader = reader
+        self.mode = mode
+        scratch.reserveCapacity(256)
+    }
+
+    /// The next top-level object, or nil at the end of input.
+    public func next() throws -> JSONRecord? {
+        if let failure { throw failure }
+        do {
+            return try mode == .array ? nextInArray() : nextLine()
+        } catch {
+            failure = error
+            throw error
+        }
+    }
+
+    // MARK: - Top level
+
+    private func nextInArray() throws -> JSONRecord? {
+        switch state {
+        case .finished:
+            return nil
+        case .start:
+            try skipByteOrderMark()
+            guard let first = try skipWhitespace() else { throw error("empty input, expected a JSON array") }
+            guard first == UInt8(ascii: "[") else {
+                throw error("expected a JSON array of objects, found \(JSONByte.describe(first))")
+            }
+            try consume()
+            if try peekToken() == UInt8(ascii: "]") {
+                try consume()
+                try finishArray()
+                return nil
+            }
+            state = .element
+        case .element:
+            break
+        }
+        let byte = try peekToken()
+        guard byte == UInt8(ascii: "{") else {
+            // Only reachable for ']' right after a ','.
+            if byte == UInt8(ascii: "]") { throw error("trailing ',' before ']'") }
+            throw error("array element is not an object (found \(JSONByte.kind(of: byte)))")
+        }
+        let record = try readObjectRecord()
+        // Check the separator now so a malformed array never yields the object before the damage.
+        let separator = try peekToken()
+        try consume()
+        switch separator {
+        case UInt8(ascii: ","):
+            break
+        case UInt8(ascii: "]"):
+            try finishArray()
+        default:
+            throw error("expected ',' or ']' after an object, found \(JSONByte.describe(separator))")
+        }
+        return record
+    }
+
+    /// After the closing `]`: only whitespace may follow.
+    private func finishArray() throws {
+        state = .finished
+        if try skipWhitespace() != nil { throw error("trailing data after the array") }
+    }
+
+    private func nextLine() throws -> JSONRecord? {
+        switch state {
+        case .finished: return nil
+        case .start: try skipByteOrderMark(); state = .element
+        case .element: break
+        }
+        // Blank lines (and whitespace-only lines) between records are skipped.
+        guard let byte = try skipWhitespace() else {
+            state = .finished
+            return nil
+        }
+        guard byte == UInt8(ascii: "{") else {
+            throw error("expected one JSON object on the line, found \(JSONByte.kind(of: byte))")
+        }
+        let record = try readObjectRecord()
+        // The rest of the line may hold only spaces, tabs and the CR of a CRLF ending.
+        while let byte = try reader.peek() {
+            switch byte {
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"):
+                try consume()
+            case UInt8(ascii: "\n"):
+                try consume()
+                line += 1
+                return record
+            case 0:
+                throw error("NUL byte")
+            default:
+                throw error("unexpected data after the object")
+            }
+        }
+        return record
+    }
+
+    /// Reads a top-level object whose `{` is the next byte.
+    private func readObjectRecord() throws -> JSONRecord {
+        let start = line
+        try consume()
+        return JSONRecord(line: start, members: try readMembers(depth: 1))
+    }
+
+    private func skipByteOrderMark() throws {
+        guard try reader.peek() == 0xEF else { return }
+        try consume()
+        guard try reader.next() == 0xBB, try reader.next() == 0xBF else {
+            let expected = mode == .array ? "a JSON array of objects" : "one JSON object on the line"
+            throw error("expected \(expected), found a non-ASCII character")
+        }
+    }
+
+    // MARK: - Values
+
+    private func readValue(depth: Int) throws -> JSONValue {
+        let byte = try peekToken()
+        switch byte {
+        case UInt8(ascii: "{"):
+            try consume()
+            return .object(try readMembers(depth: depth + 1))
+        case UInt8(ascii: "["):
+            try consume()
+            return .array(try readElements(depth: depth + 1))
+        case UInt8(ascii: "\""):
+            try consume()
+            return .string(try readString())
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return try readNumber()
+        case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
+            return try readLiteral()
+        default:
+            throw error("expected a value, found \(JSONByte.describe(byte))")
+        }
+    }
+
+    /// Reads members after an object's `{` up to and including its `}`.
+    private func readMembers(depth: Int) throws -> [JSONMember] {
+        try checkDepth(depth)
+        var members: [JSONMember] = []
+        if try peekToken() == UInt8(ascii: "}") {
+            try consume()
+            return members
+        }
+        while true {
+            let quote = try peekToken()
+            guard quote == UInt8(ascii: "\"") else {
+                throw error("expected a string key in an object, found \(JSONByte.describe(quote))")
+            }
+            try consume()
+            let key = try readString()
+            let colon = try peekToken()
+            guard colon == UInt8(ascii: ":") else {
+                throw error("expected ':' after an object key, found \(JSONByte.describe(colon))")
+            }
+            try consume()
+            members.append(JSONMember(key: key, value: try readValue(depth: depth)))
+            let separator = try peekToken()
+            try consume()
+            if separator == UInt8(ascii: "}") { return members }
+            guard separator == UInt8(ascii: ",") else {
+                throw error("expected ',' or '}' in an object, found \(JSONByte.describe(separator))")
+            }
+        }
+    }
+
+    /// Reads elements after an array value's `[` up to and including its `]`.
+    private func readElements(depth: Int) throws -> [JSONValue] {
+        try checkDepth(depth)
+        var elements: [JSONValue] = []
+        if try peekToken() == UInt8(ascii: "]") {
+            try consume()
+            return elements
+        }
+        while true {
+            elements.append(try readValue(depth: depth))
+            let separator = try peekToken()
+            try consume()
+            if separator == UInt8(ascii: "]") { return elements }
+            guard separator == UInt8(ascii: ",") else {
+                throw error("expected ',' or ']' in an array, found \(JSONByte.describe(separator))")
+            }
+        }
+    }
+
+    private func checkDepth(_ depth: Int) throws {
+        if depth > Self.maxDepth { throw error("nesting deeper than \(Self.maxDepth) levels") }
+    }
+
+    /// Reads a string body after its opening quote, through the closing quote.
+    private func readString() throws -> String {
+        var bytes = borrowScratch()
+        defer { scratch = bytes }
+        while true {
+            let stop = try reader.scan(into: &bytes) {
+                $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 < 0x20
+            }
+            guard let stop else { throw error("unterminated string") }
+            try consume()
+            switch stop {
+            case UInt8(ascii: "\""):
+                // NUL never reaches `bytes`, so a C-string check validates exactly these bytes
+                // (bad sequences, overlongs, encoded surrogates) without generic dispatch per string.
+                bytes.append(0)
+                let string = bytes.withUnsafeBufferPointer {
+                    $0.withMemoryRebound(to: CChar.self) { String(validatingCString: $0.baseAddress!) }
+                }
+                guard let string else { throw error("invalid UTF-8") }
+                return string
+            case UInt8(ascii: "\\"):
+                try readEscape(into: &bytes)
+            case 0:
+                throw error("NUL byte")
+            case UInt8(ascii: "\n"), UInt8(ascii: "\r"):
+                throw error("unterminated string (line break inside a string)")
+            default:
+                throw error("control character \(JSONByte.hex(stop)) inside a string (must be escaped)")
+            }
+        }
+    }
+
+    /// Decodes one escape after its backslash, appending its UTF-8 to `bytes`.
+    private func readEscape(into bytes: inout [UInt8]) throws {
+        guard let byte = try reader.next() else { throw error("unterminated string") }
+        let decoded: UInt8
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): decoded = byte
+        case UInt8(ascii: "b"): decoded = 0x08
+        case UInt8(ascii: "f"): decoded = 0x0C
+        case UInt8(ascii: "n"): decoded = 0x0A
+        case UInt8(ascii: "r"): decoded = 0x0D
+        case UInt8(ascii: "t"): decoded = 0x09
+        case UInt8(ascii: "u"):
+            bytes.append(contentsOf: try readUnicodeEscape().utf8)
+            return
+        case 0:
+            throw error("NUL byte")
+        case 0x21...0x7E:
+            throw error("invalid escape '\\\(Character(Unicode.Scalar(byte)))'")
+        default:
+            throw error("invalid escape (backslash followed by byte \(JSONByte.hex(byte)))")
+        }
+        bytes.append(decoded)
+    }
+
+    /// Decodes `XXXX` after `\u`, joining a surrogate pair.
+    private func readUnicodeEscape() throws -> Unicode.Scalar {
+        let unit = try readHex4()
+        var value = UInt32(unit)
+        if 0xDC00...0xDFFF ~= unit { throw error("lone surrogate \\u\(JSONByte.hex4(unit))") }
+        if 0xD800...0xDBFF ~= unit {
+            guard try reader.next() == UInt8(ascii: "\\"), try reader.next() == UInt8(ascii: "u") else {
+                throw error("lone surrogate \\u\(JSONByte.hex4(unit))")
+            }
+            let low = try readHex4()
+            guard 0xDC00...0xDFFF ~= low else {
+                throw error("lone surrogate \\u\(JSONByte.hex4(unit)) (followed by \\u\(JSONByte.hex4(low)))")
+            }
+            value = 0x10000 + (UInt32(unit - 0xD800) << 10) + UInt32(low - 0xDC00)
+        }
+        // Strings must never carry NUL into the catalog, escaped or not.
+        if value == 0 { throw error("NUL character (\\u0000) in a string") }
+        return Unicode.Scalar(value)!
+    }
+
+    private func readHex4() throws -> UInt16 {
+        var unit: UInt16 = 0
+        for _ in 0..<4 {
+            guard let byte = try reader.next() else { throw error("unterminated string") }
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            case 0: throw error("NUL byte")
+            default: throw error("invalid \\u escape (needs 4 hex digits)")
+            }
+            unit = unit << 4 | UInt16(digit)
+        }
+        return unit
+    }
+
+    private func readNumber() throws -> JSONValue {
+        var bytes = borrowScratch()
+        defer { scratch = bytes }
+        let stop = try reader.scan(into: &bytes) {
+            !($0 &- UInt8(ascii: "0") < 10 || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "+")
+                || $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "e"))
+        }
+        if stop == 0 { throw error("NUL byte") }
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard JSONValue.isValidNumber(bytes) else { throw error("invalid number '\(text.prefix(40))'") }
+        return .number(text)
+    }
+
+    private func readLiteral() throws -> JSONValue {
+        var bytes = borrowScratch()
+        defer { scratch = bytes }
+        let stop = try reader.scan(into: &bytes) { !(UInt8(ascii: "a")...UInt8(ascii: "z") ~= $0) }
+        if stop == 0 { throw error("NUL byte") }
+        switch String(decoding: bytes, as: UTF8.self) {
+        case "true": return .bool(true)
+        case "false": return .bool(false)
+        case "null": return .null
+        case let word: throw error("invalid literal '\(word.prefix(40))'")
+        }
+    }
+
+    // MARK: - Bytes
+
+    /// Moves the reusable token buffer out, emptied; the caller puts it back when done.
+    @inline(__always)
+    private func borrowScratch() -> [UInt8] {
+        var bytes: [UInt8] = []
+        swap(&bytes, &scratch)
+        bytes.removeAll(keepingCapacity: true)
+        return bytes
+    }
+
+    /// Skips JSON whitespace, counting lines, and returns the next byte unconsumed (nil at end of input).
+    /// Inside a JSON Lines record a line break is an error: each record must fit on one line.
+    private func skipWhitespace(insideRecord: Bool = false) throws -> UInt8? {
+        while let byte = try reader.peek() {
+            switch byte {
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"):
+                try consume()
+            case UInt8(ascii: "\n"):
+                if insideRecord && mode == .lines {
+                    throw error("line ends inside the object (JSON Lines needs one object per line)")
+                }
+                try consume()
+                line += 1
+            case 0:
+                throw error("NUL byte")
+            default:
+                return byte
+            }
+        }
+        return nil
+    }
+
+    /// The next non-whitespace byte inside a record, unconsumed; the input may not end here.
+    private func peekToken() throws -> UInt8 {
+        guard let byte = try skipWhitespace(insideRecord: true) else { throw error("unexpected end of input") }
+        return byte
+    }
+
+    /// Consumes the byte just peeked.
+    @inline(__always)
+    private func consume() throws {
+        _ = try reader.next()
+    }
+
+    private func error(_ reason: String) -> CatalogError {
+        CatalogError(.dataError, "\(reader.name):\(line): \(reason)")
+    }
+}

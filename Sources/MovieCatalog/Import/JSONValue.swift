@@ -1,0 +1,107 @@
+/// A JSON value of one member of a record.
+public enum JSONValue: Equatable, Sendable {
+    /// `null`.
+    case null
+    /// `true` or `false`.
+    case bool(Bool)
+    /// A number literal exactly as written (validated against the JSON grammar), e.g. `"7.5"`, `"-1e3"`.
+    case number(String)
+    /// A string with its escapes decoded.
+    case string(String)
+    /// An array of values.
+    case array([JSONValue])
+    /// A nested object; kept in order, the importer ignores or rejects it.
+    case object([JSONMember])
+}
+
+/// One `"key": value` member of an object, in input order (duplicate keys are kept).
+public struct JSONMember: Equatable, Sendable {
+    /// The decoded key.
+    public let key: String
+    /// The member's value.
+    public let value: JSONValue
+
+    /// Creates a member.
+    public init(key: String, value: JSONValue) {
+        self.key = key
+        self.value = value
+    }
+}
+
+/// One top-level object and the 1-based physical line where it starts.
+public struct JSONRecord: Equatable, Sendable {
+    /// The line of the object's opening `{`.
+    public let line: Int
+    /// The object's members in input order.
+    public let members: [JSONMember]
+
+    /// Creates a record.
+    public init(line: Int, members: [JSONMember]) {
+        self.line = line
+        self.members = members
+    }
+}
+
+extension JSONValue {
+    /// Whether `bytes` match the JSON number grammar `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
+    static func isValidNumber(_ bytes: [UInt8]) -> Bool {
+        var index = 0
+        let count = bytes.count
+        func digits() -> Int {
+            let start = index
+            while index < count, bytes[index] &- UInt8(ascii: "0") < 10 { index += 1 }
+            return index - start
+        }
+        if index < count, bytes[index] == UInt8(ascii: "-") { index += 1 }
+        if index < count, bytes[index] == UInt8(ascii: "0") {
+            index += 1
+        } else if digits() == 0 {
+            return false
+        }
+        if index < count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            if digits() == 0 { return false }
+        }
+        if index < count, bytes[index] | 0x20 == UInt8(ascii: "e") {
+            index += 1
+            if index < count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            if digits() == 0 { return false }
+        }
+        return index == count
+    }
+}
+
+/// How the reader names bytes in error messages.
+enum JSONByte {
+    /// A byte for a message: `'x'` when printable, else what kind of byte it is.
+    static func describe(_ byte: UInt8) -> String {
+        switch byte {
+        case 0x21...0x7E: return "'\(Character(Unicode.Scalar(byte)))'"
+        case 0x80...: return "a non-ASCII character"
+        default: return "control character \(hex(byte))"
+        }
+    }
+
+    /// The kind of value that starts with `byte`, for "found a string"-style messages.
+    static func kind(of byte: UInt8) -> String {
+        switch byte {
+        case UInt8(ascii: "\""): return "a string"
+        case UInt8(ascii: "["): return "an array"
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return "a number"
+        case UInt8(ascii: "t"), UInt8(ascii: "f"): return "a boolean"
+        case UInt8(ascii: "n"): return "null"
+        default: return describe(byte)
+        }
+    }
+
+    /// `0x1F` style, for control and stray bytes.
+    static func hex(_ byte: UInt8) -> String {
+        "0x" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16, uppercase: true)
+    }
+
+    /// `D83D` style, for \u escapes.
+    static func hex4(_ unit: UInt16) -> String {
+        let text = String(unit, radix: 16, uppercase: true)
+        return String(repeating: "0", count: 4 - text.count) + text
+    }
+}
