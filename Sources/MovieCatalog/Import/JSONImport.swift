@@ -1,11 +1,57 @@
-/// JSON and JSON Lines input for the importer.
+/// JSON array and JSON Lines input for the importer: one object per record, keys mapped to fields.
 extension Importer {
     func importJSON(_ input: ByteReader, mode: JSONRecordReader.Mode) throws {
-        throw CatalogError(.internalError, "JSON import is not built yet")
+        let reader = JSONRecordReader(reader: input, mode: mode)
+        var fieldOfKey: [String: ImportField?] = [:]
+        var ignored: [String] = []
+        let header = ImportField.allCases.map(\.rawValue)
+        while let record = try reader.next() {
+            var cells = [Cell](repeating: .absent, count: ImportField.allCases.count)
+            for member in record.members {
+                let field: ImportField?
+                if let cached = fieldOfKey[member.key] {
+                    field = cached
+                } else {
+                    field = mapping.field(for: member.key)
+                    fieldOfKey[member.key] = field
+                    if field == nil { ignored.append(member.key) }
+                }
+                if let field { cells[field.index] = Importer.cell(member.value) }
+            }
+            let decoded = RowDecoder.decode(file: input.name, line: record.line) { cells[$0.index] }
+            try handle(decoded, file: input.name) {
+                (header, cells.map(Importer.rawText))
+            }
+            tick(input)
+        }
+        ignore(ignored)
     }
-}
 
-/// Placeholder until the JSON reader lands.
-public final class JSONRecordReader {
-    public enum Mode: Sendable { case array, lines }
+    /// A JSON value as an input cell.
+    static func cell(_ value: JSONValue) -> Cell {
+        switch value {
+        case .null: return .null
+        case .string(let s): return .text(s)
+        case .number(let n): return .number(n)
+        case .bool: return .unsupported("a boolean")
+        case .object: return .unsupported("an object")
+        case .array(let items):
+            var strings: [String] = []
+            for item in items {
+                guard case .string(let s) = item else { return .unsupported("an array holding \(item.kindName)") }
+                strings.append(s)
+            }
+            return .list(strings)
+        }
+    }
+
+    /// A cell as text for the rejects file.
+    static func rawText(_ cell: Cell) -> String {
+        switch cell {
+        case .absent, .null, .invalidUTF8: return ""
+        case .text(let s), .number(let s): return s
+        case .list(let items): return items.joined(separator: "|")
+        case .unsupported(let kind): return "(\(kind))"
+        }
+    }
 }

@@ -105,3 +105,17 @@ enum JSONByte {
         return String(repeating: "0", count: 4 - text.count) + text
     }
 }
+
+extension JSONValue {
+    /// The value's kind for messages: "a number", "an object".
+    var kindName: String {
+        switch self {
+        case .null: return "null"
+        case .bool: return "a boolean"
+        case .number: return "a number"
+        case .string: return "a string"
+        case .array: return "an array"
+        case .object: return "an object"
+        }
+    }
+}

@@ -1,0 +1,138 @@
+import Testing
+@testable import MovieCatalog
+
+/// The SQL translation and facet counts checked against a brute-force model on random catalogs.
+@Suite struct ReferenceModelTests {
+    /// Whether a movie matches one element, written directly from SPEC section 3.
+    static func matches(_ m: Movie, _ e: MovieFilter) -> Bool {
+        switch e {
+        case .genre(let code): return m.genres.contains(code)
+        case .excludeGenre(let code): return !m.genres.contains(code)
+        case .certification(let c): return m.certification == c
+        case .title(let t): return m.title.lowercased().contains(t.lowercased())
+        case .rating(let r):
+            guard let v = m.rating else { return false }
+            switch r {
+            case .bucket(let n): return n == 10 ? v == 10 : (v >= Double(n) && v < Double(n + 1))
+            case .exact(let x): return v == x
+            case .range(let lo, let hi): return (lo.map { v >= $0 } ?? true) && (hi.map { v <= $0 } ?? true)
+            }
+        case .duration(let d):
+            guard let v = m.durationMinutes else { return false }
+            switch d {
+            case .hours(let h): return v >= h * 60 && v < h * 60 + 60
+            case .minutes(let x): return v == x
+            case .range(let lo, let hi): return (lo.map { v >= $0 } ?? true) && (hi.map { v <= $0 } ?? true)
+            }
+        case .year(let y):
+            guard let v = m.year else { return false }
+            switch y {
+            case .exact(let x): return v == x
+            case .decade(let d): return v >= d && v <= d + 9
+            case .range(let lo, let hi): return (lo.map { v >= $0 } ?? true) && (hi.map { v <= $0 } ?? true)
+            }
+        }
+    }
+
+    /// Same facet OR-ed, different facets AND-ed, exclusions all AND-ed.
+    static func matches(_ m: Movie, _ set: FilterSet) -> Bool {
+        Facet.allCases.allSatisfy { facet in
+            let elements = set.elements(of: facet)
+            if elements.isEmpty { return true }
+            return facet == .excludeGenre ? elements.allSatisfy { matches(m, $0) } : elements.contains { matches(m, $0) }
+        }
+    }
+
+    static let genreCodes = ["action", "comedy", "drama", "horror", "war"]
+
+    static func randomCatalog(_ rng: inout SQLBuilderTests.SplitMix) throws -> (TempPath, Catalog) {
+        let temp = TempPath()
+        let catalog = try Catalog(path: temp.path)
+        for i in 0..<120 {
+            let genres = genreCodes.filter { _ in Int.random(in: 0..<3, using: &rng) == 0 }
+            let row = ImportRow(line: i, title: "Movie \(i) \(["Gold", "Iron", "gold%", "Sea_"].randomElement(using: &rng)!)",
+                                year: Bool.random(using: &rng) ? Int.random(in: 1950...2020, using: &rng) : nil,
+                                rating: Bool.random(using: &rng) ? Double(Int.random(in: 0...100, using: &rng)) / 10 : nil,
+                                durationMinutes: Bool.random(using: &rng) ? Int.random(in: 30...240, using: &rng) : nil,
+                                certification: [nil, "R", "PG", "PG-13"].randomElement(using: &rng)!,
+                                genres: genres, present: Set(ImportField.allCases))
+            try catalog.add(row)
+        }
+        return (temp, catalog)
+    }
+
+    static func randomElement(_ rng: inout SQLBuilderTests.SplitMix) -> MovieFilter {
+        switch Int.random(in: 0..<11, using: &rng) {
+        case 0, 1: return .genre(genreCodes.randomElement(using: &rng)!)
+        case 2: return .excludeGenre(genreCodes.randomElement(using: &rng)!)
+        case 3: return .rating(.bucket(Int.random(in: 0...10, using: &rng)))
+        case 4: return .rating(.range(Double(Int.random(in: 0...60, using: &rng)) / 10, Bool.random(using: &rng) ? nil : 8.5))
+        case 5: return .duration(.hours(Int.random(in: 0...4, using: &rng)))
+        case 6: return .duration(.range(nil, Int.random(in: 60...200, using: &rng)))
+        case 7: return .year(.decade(1950 + 10 * Int.random(in: 0...7, using: &rng)))
+        case 8: return .year(.range(Int.random(in: 1950...2000, using: &rng), nil))
+        case 9: return .certification(["R", "PG", "PG-13", "G"].randomElement(using: &rng)!)
+        default: return .title(["gold", "%", "_", "movie 1", "SEA"].randomElement(using: &rng)!)
+        }
+    }
+
+    @Test("filter results equal the brute-force model on random sets")
+    func filterMatchesModel() throws {
+        var rng = SQLBuilderTests.SplitMix(state: 7)
+        let (temp, catalog) = try Self.randomCatalog(&rng)
+        _ = temp
+        let all = try catalog.movies(MovieQuery())
+        #expect(all.count == 120)
+        for _ in 0..<150 {
+            let set = FilterSet((0..<Int.random(in: 0...4, using: &rng)).map { _ in Self.randomElement(&rng) })
+            let expected = Set(all.filter { Self.matches($0, set) }.map(\.id))
+            let actual = Set(try catalog.movies(MovieQuery(filters: set)).map(\.id))
+            #expect(actual == expected, "\(set)")
+            #expect(try catalog.count(set) == expected.count)
+        }
+    }
+
+    /// The bucket token of a movie for a facet, or nil when it has no value there.
+    static func buckets(_ m: Movie, _ facet: Facet) -> [String] {
+        switch facet {
+        case .genre: return m.genres
+        case .rating: return m.rating.map { [String(Int($0))] } ?? []
+        case .duration: return m.durationMinutes.map { ["\($0 / 60)h"] } ?? []
+        case .year: return m.year.map { ["\($0 / 10 * 10)s"] } ?? []
+        case .certification: return m.certification.map { [$0] } ?? []
+        default: return []
+        }
+    }
+
+    @Test("facet counts equal brute-force disjunctive counts on random sets")
+    func facetsMatchModel() throws {
+        var rng = SQLBuilderTests.SplitMix(state: 11)
+        let (temp, catalog) = try Self.randomCatalog(&rng)
+        _ = temp
+        let all = try catalog.movies(MovieQuery())
+        let counter = FacetCounter(catalog: catalog)
+        for _ in 0..<60 {
+            let set = FilterSet((0..<Int.random(in: 0...4, using: &rng)).map { _ in Self.randomElement(&rng) })
+            for counts in try counter.counts(for: set) {
+                let rest = set.removing(counts.facet)
+                var expected: [String: Int] = [:]
+                for movie in all where Self.matches(movie, rest) {
+                    for bucket in Self.buckets(movie, counts.facet) { expected[bucket, default: 0] += 1 }
+                }
+                for value in counts.values {
+                    if value.selected {
+                        let element = set.elements(of: counts.facet).first { $0.value == value.value }!
+                        let model = all.filter { Self.matches($0, rest) && Self.matches($0, element) }.count
+                        #expect(value.count == model, "\(counts.facet) \(value.value) under \(set)")
+                    } else {
+                        #expect(value.count == expected[value.value], "\(counts.facet) \(value.value) under \(set)")
+                    }
+                }
+                let listed = Set(counts.values.map(\.value))
+                for (bucket, count) in expected where count > 0 {
+                    #expect(listed.contains(bucket), "\(counts.facet) missing \(bucket) under \(set)")
+                }
+            }
+        }
+    }
+}
