@@ -16,8 +16,11 @@ Benchmarks/normalise.sql does, the way a careful Python script would:
   refuse, aborts the import (rolled back) naming the line;
 * genres split on '|', ',' or ';'; unknown ones are added (code = lower-case, spaces to
   '-'; name as first seen);
-* a repeated natural key (title NOCASE, year): the last row wins, genres included
-  (INSERT OR REPLACE; the delete cascades to movie_genres); ids are max(id) + line.
+* a repeated natural key (title NOCASE, year) updates the movie (upsert, as moviecat's
+  --on-duplicate update): the last row wins, genres included; the movie keeps its id
+  and added_at.  New movies get id max(id) + line number, so after each batch one
+  range count tells whether any of its lines were updates; only then (rarely) does it
+  look movies up by natural key.
 
 Prints "rows_read|movies|movie_genres|genres" on stdout when done, as normalise.sql does.
 """
@@ -73,13 +76,13 @@ def main() -> int:
 
     genre_ids = dict(conn.execute("SELECT code, id FROM genres"))
     base = conn.execute("SELECT ifnull(max(id), 0) FROM movies").fetchone()[0]
-    insert_movie = (
-        "INSERT OR REPLACE INTO movies "
-        "(id, title, year, rating, duration_minutes, certification) VALUES (?, ?, ?, ?, ?, ?)"
-    )
-    # The movie of an earlier line may have been replaced by a later line of the same
-    # batch: link only movies that exist (a primary-key probe, no error).
-    insert_link = "INSERT INTO movie_genres (movie_id, genre_id) SELECT id, ? FROM movies WHERE id = ?"
+    sql = {
+        "movie": "",  # set once the header is known
+        "link": "INSERT INTO movie_genres (movie_id, genre_id) VALUES (?, ?)",
+        "new_ids": "SELECT id FROM movies WHERE id BETWEEN ? AND ?",
+        "key_id": "SELECT id FROM movies WHERE title = ? COLLATE NOCASE AND ifnull(year, 0) = ?",
+        "unlink": "DELETE FROM movie_genres WHERE movie_id = ?",
+    }
 
     rows_read = 0
     conn.execute("BEGIN")
@@ -93,8 +96,20 @@ def main() -> int:
             i_title = col["title"]
             i_year, i_genres, i_rating, i_duration, i_cert = (
                 col.get(n) for n in FIELDS[1:])
+            # Columns the input has overwrite the stored ones; the others stay as they are.
+            updates = [f"{column} = excluded.{column}" for field, column in (
+                ("title", "title"), ("rating", "rating"), ("duration", "duration_minutes"),
+                ("certification", "certification")) if field in col]
+            sql["movie"] = (
+                "INSERT INTO movies (id, title, year, rating, duration_minutes, certification)"
+                " VALUES (?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT (title COLLATE NOCASE, ifnull(year, 0)) DO UPDATE SET "
+                + ", ".join(updates)
+                + ", updated_at = excluded.updated_at"  # the column's default: now
+            )
+            sql["replace_genres"] = i_genres is not None
             movies: list[tuple] = []
-            links: list[tuple] = []
+            links: list[list[tuple[int, int]]] = []  # per line: (movie_id, genre_id)
             for record in reader:
                 rows_read += 1
                 line = reader.line_num
@@ -115,6 +130,8 @@ def main() -> int:
                     cell = record[i_genres] if i_genres is not None else ""
                 except (ValueError, IndexError) as e:
                     raise BadInput(f"{args.csv}:{line}: {e}") from None
+                genre_links: list[tuple[int, int]] = []
+                links.append(genre_links)
                 if cell:
                     seen = set()
                     for name in SPLIT_GENRES.split(cell):
@@ -130,10 +147,10 @@ def main() -> int:
                             gid = conn.execute("INSERT INTO genres (code, name) VALUES (?, ?)",
                                                (code, name)).lastrowid
                             genre_ids[code] = gid
-                        links.append((gid, movie_id))
+                        genre_links.append((movie_id, gid))
                 if len(movies) >= args.batch:
-                    flush(conn, insert_movie, insert_link, movies, links, args.csv, line)
-            flush(conn, insert_movie, insert_link, movies, links, args.csv, reader.line_num)
+                    flush(conn, sql, movies, links, args.csv, line)
+            flush(conn, sql, movies, links, args.csv, reader.line_num)
         conn.execute("COMMIT")
     except (BadInput, sqlite3.Error, csv.Error, UnicodeDecodeError) as e:
         conn.execute("ROLLBACK")
@@ -147,15 +164,34 @@ def main() -> int:
     return 0
 
 
-def flush(conn, insert_movie, insert_link, movies, links, path, line) -> None:
+def flush(conn, sql, movies, links, path, line) -> None:
+    """Writes one batch: movies (upserted), then the genre links of its lines."""
+    if not movies:
+        return
     try:
-        conn.executemany(insert_movie, movies)
-        conn.executemany(insert_link, links)
+        conn.executemany(sql["movie"], movies)
+        first, last = movies[0][0], movies[-1][0]
+        inserted = conn.execute("SELECT count(*) FROM movies WHERE id BETWEEN ? AND ?",
+                                (first, last)).fetchone()[0]
+        if inserted == len(movies):  # every line was a new movie: link by line id
+            conn.executemany(sql["link"], (link for lk in links for link in lk))
+        else:
+            # Some lines updated a movie seen before: link the new ones first, then,
+            # in line order, give each updated movie the genres of its line.
+            new = {row[0] for row in conn.execute(sql["new_ids"], (first, last))}
+            conn.executemany(sql["link"], (link for movie, lk in zip(movies, links)
+                                           if movie[0] in new for link in lk))
+            for movie, lk in zip(movies, links):
+                if movie[0] in new:
+                    continue
+                if not sql["replace_genres"]:
+                    continue
+                movie_id = conn.execute(sql["key_id"], (movie[1], movie[2] or 0)).fetchone()[0]
+                conn.execute(sql["unlink"], (movie_id,))
+                conn.executemany(sql["link"], ((movie_id, genre_id) for _, genre_id in lk))
     except sqlite3.IntegrityError as e:
         # executemany does not say which row failed: name the batch.
-        first = line - len(movies) + 1
-        raise BadInput(f"{path}: rows ending at line {line} (batch from about line "
-                           f"{first}): {e}") from None
+        raise BadInput(f"{path}: in the {len(movies)} rows ending at line {line}: {e}") from None
     movies.clear()
     links.clear()
 

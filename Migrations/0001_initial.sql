@@ -9,8 +9,9 @@ CREATE TABLE movies (
     rating           REAL    CHECK (rating BETWEEN 0 AND 10),          -- 0..10, e.g. IMDb average
     duration_minutes INTEGER CHECK (duration_minutes > 0),
     certification    TEXT    CHECK (certification = upper(certification)), -- e.g. PG-13
-    added_at         TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
-    updated_at       TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
+    -- Unix seconds (compact for millions of rows); read with datetime(added_at, 'unixepoch').
+    added_at         INTEGER NOT NULL DEFAULT (CAST(strftime('%s', 'now') AS INTEGER)),
+    updated_at       INTEGER NOT NULL DEFAULT (CAST(strftime('%s', 'now') AS INTEGER))
 ) STRICT;
 
 -- The natural key: title ignoring (ASCII) case, plus year, where a missing year is one value.
@@ -39,8 +40,8 @@ CREATE INDEX movie_genres_genre ON movie_genres (genre_id, movie_id);
 CREATE TABLE presets (
     id         INTEGER PRIMARY KEY,
     name       TEXT NOT NULL UNIQUE COLLATE NOCASE CHECK (length(name) BETWEEN 1 AND 64),
-    created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
-    updated_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
+    created_at INTEGER NOT NULL DEFAULT (CAST(strftime('%s', 'now') AS INTEGER)),  -- Unix seconds
+    updated_at INTEGER NOT NULL DEFAULT (CAST(strftime('%s', 'now') AS INTEGER))
 ) STRICT;
 
 CREATE TABLE preset_filters (

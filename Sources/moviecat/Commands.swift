@@ -19,6 +19,9 @@ enum Commands {
 
             USAGE: moviecat [--db <path>] <command> [<options>]
 
+            ARGUMENTS:
+              <command>     One of the subcommands below.
+
             OPTIONS:
               --db <path>   The catalog file (default: $MOVIECAT_DB, else $XDG_DATA_HOME/moviecat/catalog.sqlite).
               --version     Show the version.

@@ -47,6 +47,12 @@ import Testing
         Case(label: "deleting a missing preset", arguments: ["presets", "delete", "nosuch"], status: 1, mentions: ["nosuch"]),
         Case(label: "showing a missing preset", arguments: ["presets", "show", "nosuch"], status: 1, mentions: ["nosuch"]),
 
+        Case(label: "removing a missing movie id", arguments: ["remove", "9999"], status: 1, mentions: ["9999"]),
+        Case(label: "removing an existing and a missing id", arguments: ["remove", "1", "9999"], status: 1,
+             mentions: ["9999"]),
+        Case(label: "adding an existing natural key names its id", arguments: ["add", "--title", "aquaman", "--year", "2018"],
+             status: 1, patterns: [#"\b2\b"#]),
+
         Case(label: "unknown command suggests the nearest", arguments: ["filtr"], status: 64,
              mentions: ["filtr", "'filter'"], usageOf: ""),
         Case(label: "unknown flag suggests the nearest", arguments: ["filter", "--gnre", "drama"], status: 64,
@@ -127,6 +133,7 @@ import Testing
             #expect(try box.sql("PRAGMA user_version", db: db) == ["99"])
         }
         let before = try box.snapshot()
+        #expect(before["catalog.sqlite"]?.contains("INSERT INTO movies") == true, "the snapshot holds the catalog's rows")
 
         let run = try runProcess(moviecatBinary, ["--db", db] + c.arguments, directory: box.dir)
 

@@ -8,7 +8,9 @@ import Testing
         var description: String { "moviecat " + arguments.joined(separator: " ") }
     }
 
-    static let commands = ["init", "import", "filter", "save-preset", "presets", "help"]
+    /// Every command of SPEC section 4, and help.
+    static let commands = ["init", "import", "filter", "facets", "save-preset", "presets", "add", "remove",
+                           "completions", "info", "help"]
 
     static let helpCases: [HelpCase] = [HelpCase(arguments: ["--help"]), HelpCase(arguments: ["-h"]),
                                         HelpCase(arguments: ["help"])]

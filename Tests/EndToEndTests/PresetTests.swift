@@ -184,6 +184,20 @@ import Testing
         #expect(try box.sql("SELECT count(*) FROM presets") == ["0"])
     }
 
+    @Test("names are unique ignoring case beyond ASCII too")
+    func nonASCIICase() throws {
+        let box = try Sandbox()
+        try box.seed()
+        try Self.save(box, "Drámas 🎬", "genre:drama")
+        let before = try box.dump()
+        let duplicate = try box.moviecat("save-preset", "DRÁMAS 🎬", "genre:action")
+        #expect(duplicate.status == 1, "\(duplicate)")
+        #expect(try box.dump() == before)
+        let shown = try box.moviecat("presets", "show", "drÁmas 🎬")
+        #expect(shown.status == 0 && shown.lines == ["genre:drama"], "\(shown)")
+        #expect(try box.moviecat("filter", "--preset", "DRÁMAS 🎬", "--count").stdout == "8\n")
+    }
+
     @Test("names are trimmed")
     func trimmed() throws {
         let box = try Sandbox()

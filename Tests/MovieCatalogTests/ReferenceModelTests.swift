@@ -55,7 +55,7 @@ import Testing
                                 rating: Bool.random(using: &rng) ? Double(Int.random(in: 0...100, using: &rng)) / 10 : nil,
                                 durationMinutes: Bool.random(using: &rng) ? Int.random(in: 30...240, using: &rng) : nil,
                                 certification: [nil, "R", "PG", "PG-13"].randomElement(using: &rng)!,
-                                genres: genres, present: Set(ImportField.allCases))
+                                genres: genres, present: ImportFields.all)
             try catalog.add(row)
         }
         return (temp, catalog)

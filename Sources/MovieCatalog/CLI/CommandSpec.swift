@@ -64,6 +64,6 @@ public struct CommandSpec: Sendable {
 
     /// The lines after a usage error: the usage and where to get help.
     public var usageHint: String {
-        "USAGE: \(usage)\nSee 'moviecat \(name) --help'."
+        "USAGE: \(usage)\nSee 'moviecat \(name.isEmpty ? "" : name + " ")--help'."
     }
 }

@@ -10,8 +10,9 @@ extension Catalog {
     public static func validatePresetName(_ raw: String) throws -> String {
         let name = raw.trimmingWhitespace()
         guard !name.isEmpty else { throw CatalogError(.usage, "a preset name cannot be empty") }
-        guard name.count <= 64 else {
-            throw CatalogError(.usage, "preset name '\(name.prefix(20))…' is \(name.count) characters; the limit is 64")
+        // Counted in code points, as SQLite's length() in the schema's CHECK counts them.
+        guard name.unicodeScalars.count <= 64 else {
+            throw CatalogError(.usage, "preset name '\(name.prefix(20))…' is \(name.unicodeScalars.count) characters; the limit is 64")
         }
         guard !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
             throw CatalogError(.usage, "a preset name cannot contain control characters")
@@ -59,7 +60,7 @@ extension Catalog {
                 }
                 try db.run("DELETE FROM preset_filters WHERE preset_id = ?", [.integer(id)])
                 try db.run("""
-                    UPDATE presets SET name = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE id = ?
+                    UPDATE presets SET name = ?, updated_at = CAST(strftime('%s', 'now') AS INTEGER) WHERE id = ?
                     """, [.text(name), .integer(id)])
             } else {
                 try db.run("INSERT INTO presets (name) VALUES (?)", [.text(name)])
@@ -92,7 +93,7 @@ extension Catalog {
                 throw CatalogError(.notFound, "preset '\(new)' already exists")
             }
             try db.run("""
-                UPDATE presets SET name = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE id = ?
+                UPDATE presets SET name = ?, updated_at = CAST(strftime('%s', 'now') AS INTEGER) WHERE id = ?
                 """, [.text(new), .integer(id)])
         }
     }

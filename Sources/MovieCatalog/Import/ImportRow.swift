@@ -27,7 +27,22 @@ public struct ImportRow: Equatable, Sendable {
     /// Genre names as given; resolved to codes when stored.
     public var genres: [String]
     /// The fields the input has (absent ones keep their stored values on update).
-    public var present: Set<ImportField>
+    public var present: ImportFields
+}
+
+/// A set of import fields as a bitmask (checked for every row, so no hashing).
+public struct ImportFields: Hashable, Sendable, ExpressibleByArrayLiteral {
+    private var bits: UInt8 = 0
+
+    public init() {}
+    public init(_ fields: some Sequence<ImportField>) { for field in fields { insert(field) } }
+    public init(arrayLiteral fields: ImportField...) { self.init(fields) }
+
+    /// Every field.
+    public static var all: ImportFields { ImportFields(ImportField.allCases) }
+
+    public func contains(_ field: ImportField) -> Bool { bits & (1 << field.index) != 0 }
+    public mutating func insert(_ field: ImportField) { bits |= 1 << field.index }
 }
 
 /// A problem with one row: `file:line: field: reason`.
@@ -51,7 +66,7 @@ public enum RowDecoder {
     /// Decodes one record; `cell` gives each field's raw value.
     public static func decode(file: String, line: Int, cell: (ImportField) -> Cell) -> DecodedRow {
         var problems: [ImportProblem] = []
-        var present: Set<ImportField> = []
+        var present = ImportFields()
         func problem(_ field: ImportField, _ reason: String) {
             problems.append(ImportProblem(file: file, line: line, field: field.rawValue, reason: reason))
         }
@@ -118,13 +133,18 @@ public enum RowDecoder {
         case .invalidUTF8: problem(.genres, "invalid UTF-8")
         case .absent, .null: break
         }
-        for genre in genres where Genre.slug(genre).isEmpty {
+        for genre in genres where !RowDecoder.hasWordCharacter(genre) && Genre.slug(genre).isEmpty {
             problem(.genres, "'\(genre)' is not a genre name")
         }
 
         guard problems.isEmpty, let title else { return .invalid(problems) }
         return .valid(ImportRow(line: line, title: title, year: year, rating: rating, durationMinutes: duration,
                                   certification: certification, genres: genres, present: present))
+    }
+
+    /// Cheap test that a name has an ASCII letter or digit (so its slug is not empty).
+    static func hasWordCharacter(_ text: String) -> Bool {
+        text.utf8.contains { ($0 >= 48 && $0 <= 57) || ($0 | 0x20 >= 97 && $0 | 0x20 <= 122) }
     }
 
     /// Genre names from one cell: split on `|`, `,` or `;`, trimmed, empty parts dropped.

@@ -4,6 +4,11 @@ public enum DuplicatePolicy: String, CaseIterable, Sendable {
 }
 
 /// Stores validated rows inside the import's transaction, with reused prepared statements.
+///
+/// Into an empty catalog it bulk-loads: indexes are dropped, rows are appended without
+/// natural-key lookups, and the indexes are rebuilt at the end (sorting beats a million
+/// random B-tree inserts). Repeats within that first input are then folded as they would
+/// have been one by one: the first id keeps the last repeat's values.
 final class ImportWriter {
     /// What happened to one row.
     enum Outcome { case inserted, updated, skipped, repeated }
@@ -17,11 +22,24 @@ final class ImportWriter {
     private let insertGenreLink: Statement
     private let deleteGenreLinks: Statement
     private let insertGenre: Statement
-    private var updates: [Set<ImportField>: Statement] = [:]
+    private var updates: [ImportFields: Statement] = [:]
     /// Lower-cased genre code or name -> genre id.
     private var genreIDs: [String: Int64] = [:]
-    /// Secondary indexes dropped for a bulk load into an empty catalog, rebuilt by `finish()`.
-    private var droppedIndexes: [String] = []
+    /// Index definitions dropped for a bulk load, rebuilt by `finish()`.
+    private var droppedIndexes: [(name: String, sql: String)] = []
+    /// True while appending without natural-key lookups (bulk load, first input).
+    private(set) var appending = false
+    /// Appended rows wait here and go in as multi-row INSERTs, `batchSize` at a time.
+    private var pendingMovies: [SQLValue] = []
+    private var pendingLinks: [Int64] = []
+    private var nextID: Int64 = 1
+    private static let batchSize = 64
+    private lazy var insertMovieBatch = try? db.prepare(
+        "INSERT INTO movies (id, title, year, rating, duration_minutes, certification) VALUES "
+            + Array(repeating: "(?, ?, ?, ?, ?, ?)", count: ImportWriter.batchSize).joined(separator: ", "), persistent: true)
+    private lazy var insertLinkBatch = try? db.prepare(
+        "INSERT INTO movie_genres (movie_id, genre_id) VALUES "
+            + Array(repeating: "(?, ?)", count: ImportWriter.batchSize).joined(separator: ", "), persistent: true)
 
     init(db: Database, policy: DuplicatePolicy, bulkLoad: Bool) throws {
         self.db = db
@@ -38,16 +56,17 @@ final class ImportWriter {
             genreIDs[name.lowercased()] = id
             genreIDs[code] = id
         }
-        if bulkLoad && maxIDBefore == 0 { try dropSecondaryIndexes() }
+        let empty = try db.intScalar("SELECT count(*) FROM movie_genres") == 0
+        nextID = maxIDBefore + 1
+        if bulkLoad && maxIDBefore == 0 && empty {
+            try dropIndexes()
+            appending = true
+        }
     }
 
     /// Stores one row according to the duplicate policy; returns what happened and the movie's id.
     func write(_ row: ImportRow, file: String) throws -> (outcome: Outcome, id: Int64) {
-        try lookup.bind([.text(row.title), .integer(Int64(row.year ?? 0))])
-        if try lookup.step() {
-            let id = lookup.int64(0)
-            let existing = "movie \(id) '\(lookup.text(1))'" + (lookup.optionalInt(2).map { " (\($0))" } ?? "")
-            lookup.reset()
+        if !appending, let (id, existing) = try find(row) {
             let repeated = id > maxIDBefore
             if !repeated {
                 switch policy {
@@ -60,13 +79,84 @@ final class ImportWriter {
             try update(id, with: row)
             return (repeated ? .repeated : .updated, id)
         }
-        lookup.reset()
-        try insertMovie.bind([.text(row.title), row.year.sqlValue, row.rating.sqlValue,
-                              row.durationMinutes.sqlValue, row.certification.sqlValue])
+        if appending { return (.inserted, try append(row)) }
+        try insertMovie.bind(.text(row.title), at: 1)
+        try insertMovie.bind(row.year.sqlValue, at: 2)
+        try insertMovie.bind(row.rating.sqlValue, at: 3)
+        try insertMovie.bind(row.durationMinutes.sqlValue, at: 4)
+        try insertMovie.bind(row.certification.sqlValue, at: 5)
         try insertMovie.step()
+        insertMovie.reset()
         let id = db.lastInsertRowID
         try link(id, to: row.genres)
         return (.inserted, id)
+    }
+
+    /// Queues a row for a batched insert with the next id; its genres follow it.
+    private func append(_ row: ImportRow) throws -> Int64 {
+        let id = nextID
+        nextID += 1
+        pendingMovies.append(contentsOf: [.integer(id), .text(row.title), row.year.sqlValue, row.rating.sqlValue,
+                                          row.durationMinutes.sqlValue, row.certification.sqlValue])
+        var seen: [Int64] = []
+        for name in row.genres {
+            let genreID = try genreID(for: name)
+            if seen.contains(genreID) { continue }
+            seen.append(genreID)
+            pendingLinks.append(id)
+            pendingLinks.append(genreID)
+        }
+        if pendingMovies.count == 6 * ImportWriter.batchSize { try flush() }
+        return id
+    }
+
+    /// Writes the queued movies, then their genre links (which reference them).
+    private func flush() throws {
+        try flush(&pendingMovies, width: 6, batch: insertMovieBatch, single: try insertMovieWithID())
+        var links = pendingLinks.map { SQLValue.integer($0) }
+        pendingLinks.removeAll(keepingCapacity: true)
+        try flush(&links, width: 2, batch: insertLinkBatch, single: insertGenreLink)
+    }
+
+    private func flush(_ values: inout [SQLValue], width: Int, batch: Statement?, single: Statement) throws {
+        var offset = 0
+        let full = width * ImportWriter.batchSize
+        if let batch {
+            while values.count - offset >= full {
+                for i in 0..<full { try batch.bind(values[offset + i], at: Int32(i + 1)) }
+                try batch.step()
+                batch.reset()
+                offset += full
+            }
+        }
+        while offset < values.count {
+            for i in 0..<width { try single.bind(values[offset + i], at: Int32(i + 1)) }
+            try single.step()
+            single.reset()
+            offset += width
+        }
+        values.removeAll(keepingCapacity: true)
+    }
+
+    private var singleInsertWithID: Statement?
+
+    /// The one-row insert with an explicit id, for the tail of a batch.
+    private func insertMovieWithID() throws -> Statement {
+        if let singleInsertWithID { return singleInsertWithID }
+        let statement = try db.prepare(
+            "INSERT INTO movies (id, title, year, rating, duration_minutes, certification) VALUES (?, ?, ?, ?, ?, ?)")
+        singleInsertWithID = statement
+        return statement
+    }
+
+    /// The stored movie with the row's natural key: its id and a description for messages.
+    private func find(_ row: ImportRow) throws -> (Int64, String)? {
+        try lookup.bind(.text(row.title), at: 1)
+        try lookup.bind(.integer(Int64(row.year ?? 0)), at: 2)
+        defer { lookup.reset() }
+        guard try lookup.step() else { return nil }
+        let id = lookup.int64(0)
+        return (id, "movie \(id) '\(lookup.text(1))'" + (lookup.optionalInt(2).map { " (\($0))" } ?? ""))
     }
 
     /// Overwrites the fields the input has; genres are replaced when it has a genres column.
@@ -76,14 +166,14 @@ final class ImportWriter {
             (.rating, "rating", row.rating.sqlValue), (.duration, "duration_minutes", row.durationMinutes.sqlValue),
             (.certification, "certification", row.certification.sqlValue),
         ].filter { $0.0 == .title || row.present.contains($0.0) }
-        let key = Set(columns.map(\.0))
+        let key = ImportFields(columns.map(\.0))
         let statement: Statement
         if let cached = updates[key] {
             statement = cached
         } else {
             let assignments = columns.map { "\($0.1) = ?" }.joined(separator: ", ")
             statement = try db.prepare("""
-                UPDATE movies SET \(assignments), updated_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE id = ?
+                UPDATE movies SET \(assignments), updated_at = CAST(strftime('%s', 'now') AS INTEGER) WHERE id = ?
                 """, persistent: true)
             updates[key] = statement
         }
@@ -99,18 +189,25 @@ final class ImportWriter {
     private func link(_ movieID: Int64, to genres: [String]) throws {
         for name in genres {
             let genreID = try genreID(for: name)
-            try insertGenreLink.bind([.integer(movieID), .integer(genreID)])
+            try insertGenreLink.bind(.integer(movieID), at: 1)
+            try insertGenreLink.bind(.integer(genreID), at: 2)
             try insertGenreLink.step()
+            insertGenreLink.reset()
         }
     }
 
     /// The id of a genre by code or name; an unknown one is added (code = slug, name as first seen).
     private func genreID(for name: String) throws -> Int64 {
+        if let id = genreIDs[name] { return id }
         let key = name.lowercased()
-        if let id = genreIDs[key] { return id }
+        if let id = genreIDs[key] {
+            genreIDs[name] = id
+            return id
+        }
         let code = Genre.slug(name)
         if let id = genreIDs[code] {
             genreIDs[key] = id
+            genreIDs[name] = id
             return id
         }
         try insertGenre.bind([.text(code), .text(name)])
@@ -118,24 +215,66 @@ final class ImportWriter {
         let id = db.lastInsertRowID
         genreIDs[key] = id
         genreIDs[code] = id
+        genreIDs[name] = id
         return id
     }
 
-    private func dropSecondaryIndexes() throws {
+    private func dropIndexes() throws {
         let indexes = try db.query("""
             SELECT name, sql FROM sqlite_master
              WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN ('movies', 'movie_genres')
-               AND name <> 'movies_natural_key'
-            """) { ($0.text(0), $0.text(1)) }
-        for (name, sql) in indexes {
-            try db.execute("DROP INDEX \"\(name.replacing("\"", with: "\"\""))\"")
-            droppedIndexes.append(sql)
+            """) { (name: $0.text(0), sql: $0.text(1)) }
+        for index in indexes {
+            try db.execute("DROP INDEX \"\(index.name.replacing("\"", with: "\"\""))\"")
+            droppedIndexes.append(index)
         }
+    }
+
+    /// Ends an input. After a bulk append, folds repeats and rebuilds the natural-key index so later
+    /// inputs de-duplicate row by row; returns how many rows were folded into an earlier repeat.
+    func endOfInput() throws -> Int {
+        guard appending else { return 0 }
+        try flush()
+        appending = false
+        var folded = 0
+        let naturalKey = droppedIndexes.filter { $0.name == "movies_natural_key" }
+        do {
+            for index in naturalKey { try db.execute(index.sql) }
+        } catch let error as DatabaseError where error.code == 19 /* SQLITE_CONSTRAINT */ {
+            folded = try foldRepeats()
+            for index in naturalKey { try db.execute(index.sql) }
+        }
+        droppedIndexes.removeAll { $0.name == "movies_natural_key" }
+        return folded
+    }
+
+    /// Gives each repeated natural key's first id the last repeat's values and genres, then drops the rest.
+    private func foldRepeats() throws -> Int {
+        try db.execute("""
+            CREATE TEMP TABLE import_repeats (
+                title TEXT COLLATE NOCASE, year INTEGER, keep INTEGER, last INTEGER, n INTEGER,
+                PRIMARY KEY (title, year));
+            INSERT INTO import_repeats
+            SELECT title, ifnull(year, 0), min(id), max(id), count(*) FROM movies
+             GROUP BY title COLLATE NOCASE, ifnull(year, 0) HAVING count(*) > 1;
+            UPDATE movies AS m SET (title, year, rating, duration_minutes, certification) =
+                   (SELECT l.title, l.year, l.rating, l.duration_minutes, l.certification FROM movies l WHERE l.id = r.last)
+              FROM import_repeats r WHERE m.id = r.keep;
+            DELETE FROM movie_genres WHERE movie_id IN (SELECT keep FROM import_repeats);
+            UPDATE movie_genres SET movie_id = r.keep FROM import_repeats r WHERE movie_genres.movie_id = r.last;
+            DELETE FROM movies WHERE id IN (
+                SELECT m.id FROM movies m JOIN import_repeats r ON r.title = m.title AND r.year = ifnull(m.year, 0)
+                 WHERE m.id <> r.keep);
+            """)
+        let folded = try db.intScalar("SELECT ifnull(sum(n - 1), 0) FROM import_repeats")
+        try db.execute("DROP TABLE import_repeats")
+        return folded
     }
 
     /// Rebuilds any indexes dropped for the bulk load (inside the same transaction).
     func finish() throws {
-        for sql in droppedIndexes { try db.execute(sql) }
+        _ = try endOfInput()
+        for index in droppedIndexes { try db.execute(index.sql) }
         droppedIndexes = []
     }
 }

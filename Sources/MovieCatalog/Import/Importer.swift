@@ -36,7 +36,9 @@ public final class Importer {
         }
         do {
             if let path = options.rejectsPath { rejects = try RejectsWriter(path: path) }
-            writer = try ImportWriter(db: db, policy: options.onDuplicate, bulkLoad: !options.dryRun)
+            // Bulk appending needs every row to carry the same columns: CSV or TSV first.
+            let uniformFirst = inputs.first.map { $0.1 == .csv || $0.1 == .tsv } ?? false
+            writer = try ImportWriter(db: db, policy: options.onDuplicate, bulkLoad: !options.dryRun && uniformFirst)
             for (input, format) in inputs {
                 let started = monotonicSeconds()
                 report.files.append(ImportReport.File(name: input.name))
@@ -45,6 +47,10 @@ public final class Importer {
                 case .tsv: try importDelimited(input, dialect: .tsv)
                 case .json: try importJSON(input, mode: .array)
                 case .jsonl: try importJSON(input, mode: .lines)
+                }
+                if let folded = try writer?.endOfInput(), folded > 0 {
+                    report.files[report.files.count - 1].counts.inserted -= folded
+                    report.files[report.files.count - 1].counts.repeated += folded
                 }
                 progress.finish()
                 report.files[report.files.count - 1].seconds = monotonicSeconds() - started

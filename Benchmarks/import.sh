@@ -1,0 +1,205 @@
+#!/usr/bin/env bash
+# Import benchmark: `moviecat import` against SQLite's own CSV loader and other ways of
+# loading the same CSV.  See Benchmarks/README.md.
+#
+#   Benchmarks/import.sh [ROWS]          ROWS defaults to 1000000
+#
+# Environment:
+#   ROUNDS=3               rounds of the alternating runs (median reported)
+#   MOVIECAT=path          the binary (default .build/release/moviecat; build it
+#                          first with `swift build -c release`)
+#   SEED=1                 generator seed
+#   SKIP_MOVIECAT=1        leave moviecat out (to try the script without a build)
+#   SKIP_SQLITE_UTILS=1    leave sqlite-utils out
+set -euo pipefail
+
+usage() { sed -n '2,15s/^# \{0,1\}//p' "$0"; }
+die() { printf 'import.sh: error: %s\n' "$*" >&2; exit 1; }
+
+case "${1:-}" in -h|--help) usage; exit 0 ;; esac
+[[ $# -le 1 ]] || { usage >&2; exit 64; }
+ROWS=${1:-1000000}
+ROUNDS=${ROUNDS:-3}
+SEED=${SEED:-1}
+[[ $ROWS =~ ^[1-9][0-9]*$ ]] || die "ROWS must be a positive integer, got '$ROWS'"
+[[ $ROUNDS =~ ^[1-9][0-9]*$ ]] || die "ROUNDS must be a positive integer, got '$ROUNDS'"
+[[ $SEED =~ ^[0-9]+$ ]] || die "SEED must be a non-negative integer, got '$SEED'"
+
+BENCH=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(dirname "$BENCH")
+cd "$ROOT"
+MOVIECAT=${MOVIECAT:-.build/release/moviecat}
+DATA=$BENCH/data
+SAMPLE_ROWS=$(( ROWS < 200000 ? ROWS : 200000 ))
+
+# --- prerequisites ---------------------------------------------------------------
+command -v python3 >/dev/null || die "python3 not found"
+command -v sqlite3 >/dev/null || die "sqlite3 not found (apt-get install sqlite3)"
+/usr/bin/time -f '%e' true 2>/dev/null \
+    || die "GNU time not found at /usr/bin/time (apt-get install time)"
+if [[ ${SKIP_MOVIECAT:-0} != 1 ]]; then
+    [[ -x $MOVIECAT ]] || die "moviecat binary not found at '$MOVIECAT'.
+  Build it first:   swift build -c release
+  or point to one:  MOVIECAT=/path/to/moviecat $0 ${1:-}
+  or leave it out:  SKIP_MOVIECAT=1 $0 ${1:-}"
+fi
+if [[ ${SKIP_SQLITE_UTILS:-0} != 1 ]] && ! command -v sqlite-utils >/dev/null; then
+    echo "sqlite-utils not found; installing it: python3 -m pip install sqlite-utils" >&2
+    python3 -m pip install --quiet sqlite-utils \
+        || die "could not install sqlite-utils; set SKIP_SQLITE_UTILS=1 to leave it out"
+    hash -r
+    command -v sqlite-utils >/dev/null || die "sqlite-utils installed but not on PATH"
+fi
+
+# --- data -------------------------------------------------------------------------
+mkdir -p "$DATA"
+generate() {  # ROWS FILE: generate once; a partial file never survives an interruption
+    local rows=$1 file=$2
+    [[ -s $file ]] && return
+    python3 "$BENCH/gen_movies.py" --rows "$rows" --seed "$SEED" --format csv \
+        --out "$file.partial"
+    mv "$file.partial" "$file"
+}
+CSV=$DATA/movies-$ROWS-seed$SEED.csv
+SAMPLE_CSV=$DATA/movies-$SAMPLE_ROWS-seed$SEED.csv
+generate "$ROWS" "$CSV"
+[[ ${SKIP_SQLITE_UTILS:-0} == 1 ]] || generate "$SAMPLE_ROWS" "$SAMPLE_CSV"
+
+WORK=$(mktemp -d "$DATA/run.XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
+RESULTS=$WORK/results.tsv
+: > "$RESULTS"
+
+# --- machine ----------------------------------------------------------------------
+cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)
+echo "## moviecat import benchmark"
+echo
+echo "- machine: $(uname -srm), ${cpu:-unknown CPU}, nproc $(nproc)," \
+     "$(awk '/MemTotal/ { printf "%.1f GiB RAM", $2 / 1048576 }' /proc/meminfo)"
+echo "- sqlite3 CLI $(sqlite3 --version | cut -d' ' -f1-2)"
+echo "- python3 $(python3 -c 'import sqlite3, sys; print(sys.version.split()[0], "with SQLite", sqlite3.sqlite_version)')"
+if [[ ${SKIP_MOVIECAT:-0} != 1 ]]; then
+    echo "- moviecat: $MOVIECAT ($("$MOVIECAT" --version 2>&1 | head -n 1 || true))"
+fi
+if [[ ${SKIP_SQLITE_UTILS:-0} != 1 ]]; then
+    echo "- $(sqlite-utils --version)"
+fi
+echo "- input: $(basename "$CSV"), $ROWS rows, $(du -m "$CSV" | cut -f1) MiB; $ROUNDS rounds, alternating"
+echo
+
+# --- tools ------------------------------------------------------------------------
+# Each takes a fresh database path; its output goes to a log, shown if it fails.
+tool_floor() {
+    sqlite3 -bail "$1" -cmd '.mode csv' ".import \"$CSV\" movies_raw"
+}
+tool_moviecat() {
+    "$MOVIECAT" --db "$1" import "$CSV" --quiet
+}
+tool_normalise() {
+    # Migrations (as moviecat applies on first use), then .import into a temp staging
+    # table and normalise.sql's INSERT ... SELECTs, in one sqlite3 run.
+    cat "$ROOT"/Migrations/[0-9][0-9][0-9][0-9]_*.sql | sqlite3 -bail "$1"
+    sqlite3 -bail "$1" -cmd ".import --csv --schema temp \"$CSV\" staging" \
+        < "$BENCH/normalise.sql"
+}
+tool_python() {
+    python3 "$BENCH/py_executemany.py" "$CSV" "$1"
+}
+tool_sqlite_utils() {
+    sqlite-utils insert "$1" movies "$SAMPLE_CSV" --csv
+}
+export -f tool_floor tool_moviecat tool_normalise tool_python tool_sqlite_utils
+export CSV SAMPLE_CSV MOVIECAT ROOT BENCH
+
+count() { sqlite3 "$1" "SELECT count(*) FROM $2"; }
+
+declare -A FAILED=()
+# run NAME TABLE EXPECTED_ROWS ROUND: one timed run of tool_NAME on a fresh database.
+run() {
+    local name=$1 table=$2 expected=$3 round=$4
+    local db=$WORK/$name.sqlite log=$WORK/$name.log tf=$WORK/$name.time got secs rss
+    rm -f "$db" "$db-wal" "$db-shm" "$db-journal"
+    if ! /usr/bin/time -f '%e %M' -o "$tf" bash -c "set -euo pipefail; tool_$name \"\$1\"" _ "$db" \
+            > "$log" 2>&1; then
+        FAILED[$name]="exit status $(sed -n 's/^Command exited with non-zero status //p' "$tf")"
+        printf '  %-14s FAILED (%s); its output:\n' "$name" "${FAILED[$name]}" >&2
+        tail -n 20 "$log" | sed 's/^/    | /' >&2
+        return
+    fi
+    got=$(count "$db" "$table" 2>&1) || got="no $table table ($got)"
+    if [[ $got != "$expected" ]]; then
+        FAILED[$name]="$table has $got rows, expected $expected"
+        printf '  %-14s FAILED (%s)\n' "$name" "${FAILED[$name]}" >&2
+        return
+    fi
+    read -r secs rss < <(tail -n 1 "$tf")
+    printf '%s\t%s\t%s\t%s\n' "$name" "$round" "$secs" "$rss" >> "$RESULTS"
+    printf '  %-14s %7.2f s  %6d MiB\n' "$name" "$secs" $(( rss / 1024 )) >&2
+    rm -f "$db" "$db-wal" "$db-shm" "$db-journal"
+}
+
+TOOLS=(floor)
+[[ ${SKIP_MOVIECAT:-0} == 1 ]] || TOOLS+=(moviecat)
+TOOLS+=(normalise python)
+declare -A TABLE=([floor]=movies_raw [moviecat]=movies [normalise]=movies [python]=movies
+                  [sqlite_utils]=movies)
+
+for (( round = 1; round <= ROUNDS; round++ )); do
+    echo "round $round/$ROUNDS" >&2
+    for name in "${TOOLS[@]}"; do
+        [[ -n ${FAILED[$name]:-} ]] || run "$name" "${TABLE[$name]}" "$ROWS" "$round"
+    done
+done
+if [[ ${SKIP_SQLITE_UTILS:-0} != 1 ]]; then
+    echo "sqlite-utils, once, on $SAMPLE_ROWS rows" >&2
+    run sqlite_utils movies "$SAMPLE_ROWS" 1
+fi
+echo >&2
+
+# --- report -----------------------------------------------------------------------
+python3 - "$RESULTS" "$ROWS" "$SAMPLE_ROWS" "${!FAILED[@]}" <<'PY'
+import statistics, sys
+path, rows, sample = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+failed = set(sys.argv[4:])
+labels = {
+    "floor": "sqlite3 .import (one text table, the floor)",
+    "moviecat": "moviecat import",
+    "normalise": "sqlite3 + normalise.sql (SQLite normalising)",
+    "python": "Python sqlite3 executemany",
+    "sqlite_utils": "sqlite-utils insert --csv",
+}
+runs = {}
+for line in open(path):
+    name, _, secs, rss = line.split("\t")
+    runs.setdefault(name, []).append((float(secs), int(rss)))
+def median(name):
+    secs = statistics.median(s for s, _ in runs[name])
+    return secs * rows / sample if name == "sqlite_utils" else secs
+floor = median("floor") if "floor" in runs else None
+print("| tool | runs | median s | rows/s | peak RSS MiB | vs sqlite3 .import |")
+print("|---|---:|---:|---:|---:|---:|")
+for name, label in labels.items():
+    if name in failed:
+        print(f"| {label} | | FAILED | | | |")
+        continue
+    if name not in runs:
+        continue
+    secs = median(name)
+    rss = max(r for _, r in runs[name]) / 1024
+    ratio = f"{secs / floor:.1f}x" if floor else "n/a"
+    star = " *" if name == "sqlite_utils" else ""
+    print(f"| {label}{star} | {len(runs[name])} | {secs:.2f} | {rows / secs:,.0f} | "
+          f"{rss:.0f} | {ratio} |")
+if "sqlite_utils" in runs and "sqlite_utils" not in failed:
+    s = runs["sqlite_utils"][0][0]
+    note = ("extrapolated linearly" if sample != rows else "not extrapolated")
+    print(f"\n\\* sqlite-utils ran once, on the first {sample:,} rows, in {s:.2f} s; "
+          f"its time is {note} to {rows:,} rows; its RSS is that run's.")
+print(f"\nmedian of the alternating runs; rows/s = {rows:,} rows / median seconds; "
+      "peak RSS = the largest of the runs (GNU time %M).")
+PY
+
+if [[ ${#FAILED[@]} -gt 0 ]]; then
+    for name in "${!FAILED[@]}"; do echo "import.sh: $name failed: ${FAILED[$name]}" >&2; done
+    exit 1
+fi
