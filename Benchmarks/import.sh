@@ -79,7 +79,11 @@ echo "- machine: $(uname -srm), ${cpu:-unknown CPU}, nproc $(nproc)," \
 echo "- sqlite3 CLI $(sqlite3 --version | cut -d' ' -f1-2)"
 echo "- python3 $(python3 -c 'import sqlite3, sys; print(sys.version.split()[0], "with SQLite", sqlite3.sqlite_version)')"
 if [[ ${SKIP_MOVIECAT:-0} != 1 ]]; then
-    echo "- moviecat: $MOVIECAT ($("$MOVIECAT" --version 2>&1 | head -n 1 || true))"
+    echo "- moviecat: $MOVIECAT ($("$MOVIECAT" --version 2>&1 | head -n 1 || true)," \
+         "modified $(date -r "$MOVIECAT" '+%F %T'))"
+    # Run a copy, so a rebuild during the benchmark cannot mix two versions.
+    cp "$MOVIECAT" "$WORK/moviecat"
+    MOVIECAT=$WORK/moviecat
 fi
 if [[ ${SKIP_SQLITE_UTILS:-0} != 1 ]]; then
     echo "- $(sqlite-utils --version)"
@@ -117,22 +121,25 @@ declare -A FAILED=()
 # run NAME TABLE EXPECTED_ROWS ROUND: one timed run of tool_NAME on a fresh database.
 run() {
     local name=$1 table=$2 expected=$3 round=$4
-    local db=$WORK/$name.sqlite log=$WORK/$name.log tf=$WORK/$name.time got secs rss
+    local db=$WORK/$name.sqlite log=$WORK/$name.log tf=$WORK/$name.time got secs rss start
     rm -f "$db" "$db-wal" "$db-shm" "$db-journal"
-    if ! /usr/bin/time -f '%e %M' -o "$tf" bash -c "set -euo pipefail; tool_$name \"\$1\"" _ "$db" \
+    start=$(date +%s%N)  # wall clock in ns: GNU time's %e has only 1/100 s
+    if ! /usr/bin/time -f '%M' -o "$tf" bash -c "set -euo pipefail; tool_$name \"\$1\"" _ "$db" \
             > "$log" 2>&1; then
         FAILED[$name]="exit status $(sed -n 's/^Command exited with non-zero status //p' "$tf")"
         printf '  %-14s FAILED (%s); its output:\n' "$name" "${FAILED[$name]}" >&2
         tail -n 20 "$log" | sed 's/^/    | /' >&2
         return
     fi
+    secs=$(( $(date +%s%N) - start ))
+    secs=$(printf '%d.%09d' $(( secs / 1000000000 )) $(( secs % 1000000000 )))
     got=$(count "$db" "$table" 2>&1) || got="no $table table ($got)"
     if [[ $got != "$expected" ]]; then
         FAILED[$name]="$table has $got rows, expected $expected"
         printf '  %-14s FAILED (%s)\n' "$name" "${FAILED[$name]}" >&2
         return
     fi
-    read -r secs rss < <(tail -n 1 "$tf")
+    rss=$(tail -n 1 "$tf")
     printf '%s\t%s\t%s\t%s\n' "$name" "$round" "$secs" "$rss" >> "$RESULTS"
     printf '  %-14s %7.2f s  %6d MiB\n' "$name" "$secs" $(( rss / 1024 )) >&2
     rm -f "$db" "$db-wal" "$db-shm" "$db-journal"
@@ -187,15 +194,16 @@ for name, label in labels.items():
     secs = median(name)
     rss = max(r for _, r in runs[name]) / 1024
     ratio = f"{secs / floor:.1f}x" if floor else "n/a"
+    speed = f"{rows / secs:,.0f}" if secs else "n/a"
     star = " *" if name == "sqlite_utils" else ""
-    print(f"| {label}{star} | {len(runs[name])} | {secs:.2f} | {rows / secs:,.0f} | "
+    print(f"| {label}{star} | {len(runs[name])} | {secs:.{2 if secs >= 1 else 3}f} | {speed} | "
           f"{rss:.0f} | {ratio} |")
 if "sqlite_utils" in runs and "sqlite_utils" not in failed:
     s = runs["sqlite_utils"][0][0]
     note = ("extrapolated linearly" if sample != rows else "not extrapolated")
     print(f"\n\\* sqlite-utils ran once, on the first {sample:,} rows, in {s:.2f} s; "
           f"its time is {note} to {rows:,} rows; its RSS is that run's.")
-print(f"\nmedian of the alternating runs; rows/s = {rows:,} rows / median seconds; "
+print(f"\nmedian of the alternating wall-clock runs; rows/s = {rows:,} rows / median seconds; "
       "peak RSS = the largest of the runs (GNU time %M).")
 PY
 

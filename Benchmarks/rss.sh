@@ -48,7 +48,11 @@ trap 'rm -rf "$WORK"' EXIT
 echo "## moviecat import: peak RSS by input size"
 echo
 echo "- machine: $(uname -srm), nproc $(nproc); sqlite3 CLI $(sqlite3 --version | cut -d' ' -f1)"
-echo "- moviecat: $MOVIECAT ($("$MOVIECAT" --version 2>&1 | head -n 1 || true))"
+echo "- moviecat: $MOVIECAT ($("$MOVIECAT" --version 2>&1 | head -n 1 || true)," \
+     "modified $(date -r "$MOVIECAT" '+%F %T'))"
+# Run a copy, so a rebuild during the measurements cannot mix two versions.
+cp "$MOVIECAT" "$WORK/moviecat"
+MOVIECAT=$WORK/moviecat
 echo
 echo "| format | rows | file MiB | seconds | peak RSS MiB |"
 echo "|---|---:|---:|---:|---:|"

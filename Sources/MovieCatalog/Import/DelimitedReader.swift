@@ -42,7 +42,15 @@ public final class DelimitedReader {
 
     /// Field `index` as text, or nil when it is not valid UTF-8.
     public func string(_ index: Int) -> String? {
-        withField(index) { String(validating: $0, as: UTF8.self) }
+        let start = index == 0 ? 0 : fieldEnds[index - 1]
+        let end = fieldEnds[index]
+        return storage.withUnsafeBufferPointer { all -> String? in
+            let bytes = UnsafeBufferPointer(start: all.baseAddress.map { $0 + start }, count: end - start)
+            // ASCII needs no validation; only other text pays for it.
+            var ascii = true
+            for byte in bytes where byte >= 0x80 { ascii = false; break }
+            return ascii ? String(decoding: bytes, as: UTF8.self) : String(validating: bytes, as: UTF8.self)
+        }
     }
 
     /// All fields of the current record as text (invalid UTF-8 repaired), for headers and rejects.
@@ -79,6 +87,20 @@ public final class DelimitedReader {
 
     /// Scans one record into `storage`/`fieldEnds`; false when the input is already exhausted.
     private func readRecord() throws -> Bool {
+        // Work on local arrays: appending to stored properties byte by byte pays for
+        // dynamic exclusivity checks on every access.
+        var storage: [UInt8] = []
+        var fieldEnds: [Int] = []
+        swap(&storage, &self.storage)
+        swap(&fieldEnds, &self.fieldEnds)
+        defer {
+            swap(&storage, &self.storage)
+            swap(&fieldEnds, &self.fieldEnds)
+        }
+        return try scan(into: &storage, fieldEnds: &fieldEnds)
+    }
+
+    private func scan(into storage: inout [UInt8], fieldEnds: inout [Int]) throws -> Bool {
         let quote = UInt8(ascii: "\""), lf = UInt8(ascii: "\n"), cr = UInt8(ascii: "\r")
         var buf = input.buffer, pos = input.position, end = input.end
         var fieldStart = true
@@ -86,7 +108,11 @@ public final class DelimitedReader {
         var afterQuote = false      // just read the closing quote of a quoted field
         var quoteLine = 0
         var sawAny = false
-        defer { input.position = pos }
+        var sawNUL = false
+        defer {
+            input.position = pos
+            hasNUL = sawNUL
+        }
 
         while true {
             if pos == end {
@@ -104,7 +130,7 @@ public final class DelimitedReader {
             let byte = buf[pos]
             pos += 1
             sawAny = true
-            if byte == 0 { hasNUL = true }
+            if byte == 0 { sawNUL = true }
             if inQuotes {
                 if byte == quote {
                     inQuotes = false

@@ -57,6 +57,8 @@ public struct ImportReport: Sendable {
 
     public var files: [File] = []
     public var dryRun = false
+    /// Wall time of the whole import, index builds and commit included.
+    public var totalSeconds = 0.0
     /// Every problem found (only the first few are printed).
     public var problemCount = 0
     public var firstProblems: [ImportProblem] = []
@@ -69,15 +71,22 @@ public struct ImportReport: Sendable {
         var lines: [String] = []
         for file in files {
             let c = file.counts
+            // One input: its line carries the whole time, commit included.
+            let seconds = files.count == 1 ? totalSeconds : file.seconds
             var text = "\(file.name): \(Self.grouped(c.read)) rows read, \(Self.grouped(c.inserted)) inserted, "
                 + "\(Self.grouped(c.updated)) updated, \(Self.grouped(c.skipped)) skipped, \(Self.grouped(c.rejected)) rejected"
             if c.repeated > 0 { text += ", \(Self.grouped(c.repeated)) repeated in the input (last one kept)" }
-            let rate = file.seconds > 0 ? Int(Double(c.read) / file.seconds) : c.read
-            text += " in \(Self.seconds(file.seconds)) (\(Self.grouped(rate)) rows/s)"
+            text += " in \(Self.seconds(seconds)) (\(Self.grouped(Self.rate(c.read, seconds))) rows/s)"
             lines.append(text)
             if !file.ignoredColumns.isEmpty {
                 lines.append("\(file.name): ignored columns: \(file.ignoredColumns.joined(separator: ", "))")
             }
+        }
+        if files.count > 1 {
+            let t = total
+            lines.append("total: \(Self.grouped(t.read)) rows read, \(Self.grouped(t.inserted)) inserted, "
+                + "\(Self.grouped(t.updated)) updated, \(Self.grouped(t.skipped)) skipped, \(Self.grouped(t.rejected)) rejected "
+                + "in \(Self.seconds(totalSeconds)) (\(Self.grouped(Self.rate(t.read, totalSeconds))) rows/s)")
         }
         if dryRun { lines.append("dry run: nothing was written") }
         return lines
@@ -92,6 +101,10 @@ public struct ImportReport: Sendable {
             out.append(c)
         }
         return n < 0 ? "-" + out : out
+    }
+
+    static func rate(_ rows: Int, _ seconds: Double) -> Int {
+        seconds > 0 ? Int(Double(rows) / seconds) : rows
     }
 
     static func seconds(_ s: Double) -> String {

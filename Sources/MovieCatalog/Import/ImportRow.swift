@@ -78,7 +78,6 @@ public enum RowDecoder {
             case .absent, .null: return nil
             case .text(let s), .number(let s):
                 let trimmed = s.trimmingWhitespace()
-                if trimmed.utf8.contains(0) { problem(field, "contains a NUL byte"); return nil }
                 return trimmed.isEmpty ? nil : trimmed
             case .list: problem(field, "expected a single value, found an array"); return nil
             case .unsupported(let kind): problem(field, "expected text or a number, found \(kind)"); return nil
@@ -149,9 +148,23 @@ public enum RowDecoder {
 
     /// Genre names from one cell: split on `|`, `,` or `;`, trimmed, empty parts dropped.
     static func splitGenres(_ text: String) -> [String] {
-        text.split(whereSeparator: { $0 == "|" || $0 == "," || $0 == ";" })
-            .map { String($0).trimmingWhitespace() }
-            .filter { !$0.isEmpty }
+        var text = text
+        return text.withUTF8 { bytes in
+            var names: [String] = []
+            var start = 0
+            for i in 0...bytes.count {
+                guard i == bytes.count || bytes[i] == 0x7C || bytes[i] == 0x2C || bytes[i] == 0x3B else { continue }
+                var lo = start, hi = i
+                while lo < hi && (bytes[lo] == 0x20 || bytes[lo] == 0x09) { lo += 1 }
+                while hi > lo && (bytes[hi - 1] == 0x20 || bytes[hi - 1] == 0x09) { hi -= 1 }
+                if hi > lo {
+                    let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[lo..<hi]), as: UTF8.self)
+                    names.append(name.trimmingWhitespace())
+                }
+                start = i + 1
+            }
+            return names.filter { !$0.isEmpty }
+        }
     }
 
     /// An integer, also written as a decimal with a zero fraction (`1994.0`, as JSON tools do).
