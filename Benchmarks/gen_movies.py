@@ -172,7 +172,7 @@ def weighted_table(values: list, weights: list[int], size: int) -> list:
     """A lookup table of `size` entries in which each value appears in proportion to its weight."""
     total = sum(weights)
     table = []
-    for value, weight in zip(values, weights):
+    for value, weight in zip(values, weights, strict=True):
         table.extend([value] * round(size * weight / total))
     table = (table + table[: size])[:size]
     return table

@@ -88,7 +88,7 @@ fi
 if [[ ${SKIP_SQLITE_UTILS:-0} != 1 ]]; then
     echo "- $(sqlite-utils --version)"
 fi
-echo "- input: $(basename "$CSV"), $ROWS rows, $(du -m "$CSV" | cut -f1) MiB; $ROUNDS rounds, alternating"
+echo "- input: $(basename "$CSV"), $ROWS rows, $(awk -v b="$(stat -c %s "$CSV")" 'BEGIN { printf "%.1f", b / 1048576 }') MiB; $ROUNDS rounds, alternating"
 echo
 
 # --- tools ------------------------------------------------------------------------

@@ -21,7 +21,7 @@
 --     and name as first seen;
 --   * a repeated natural key (title NOCASE, year): the last row wins, genres included
 --     (INSERT OR REPLACE, whose delete cascades to movie_genres).  Movie ids are
---     max(id) + line number, so they have gaps where lines repeat a movie.
+--     max(id) + row number, so they have gaps where rows repeat a movie.
 -- It does not keep added_at or the id of a movie already in the catalog that the
 -- input updates (REPLACE deletes and re-inserts it); the benchmark starts empty.
 

@@ -18,8 +18,8 @@ Benchmarks/normalise.sql does, the way a careful Python script would:
   '-'; name as first seen);
 * a repeated natural key (title NOCASE, year) updates the movie (upsert, as moviecat's
   --on-duplicate update): the last row wins, genres included; the movie keeps its id
-  and added_at.  New movies get id max(id) + line number, so after each batch one
-  range count tells whether any of its lines were updates; only then (rarely) does it
+  and added_at.  New movies get id max(id) + row number, so after each batch one
+  range count tells whether any of its rows were updates; only then (rarely) does it
   look movies up by natural key.
 
 Prints "rows_read|movies|movie_genres|genres" on stdout when done, as normalise.sql does.
@@ -51,11 +51,6 @@ def migrate(conn: sqlite3.Connection, migrations: Path) -> None:
     for path in files:
         if int(path.name[:4]) > current:
             conn.executescript("BEGIN;\n" + path.read_text(encoding="utf-8") + "\nCOMMIT;")
-
-
-def opt(value: str):
-    value = value.strip()
-    return value or None
 
 
 def main() -> int:
@@ -179,9 +174,9 @@ def flush(conn, sql, movies, links, path, line) -> None:
             # Some lines updated a movie seen before: link the new ones first, then,
             # in line order, give each updated movie the genres of its line.
             new = {row[0] for row in conn.execute(sql["new_ids"], (first, last))}
-            conn.executemany(sql["link"], (link for movie, lk in zip(movies, links)
+            conn.executemany(sql["link"], (link for movie, lk in zip(movies, links, strict=True)
                                            if movie[0] in new for link in lk))
-            for movie, lk in zip(movies, links):
+            for movie, lk in zip(movies, links, strict=True):
                 if movie[0] in new:
                     continue
                 if not sql["replace_genres"]:

@@ -89,8 +89,9 @@ for format in "${FORMATS[@]}"; do
             echo "rss.sh: $file: movies has $got rows, expected $rows" >&2
             status=1
         fi
-        printf '| %s | %d | %d | %s | %.1f |\n' "$format" "$rows" \
-            "$(( $(stat -c %s "$file") / 1048576 ))" "$secs" "$(awk -v k="$kib" 'BEGIN { print k / 1024 }')"
+        printf '| %s | %d | %.1f | %s | %.1f |\n' "$format" "$rows" \
+            "$(awk -v b="$(stat -c %s "$file")" 'BEGIN { print b / 1048576 }')" "$secs" \
+            "$(awk -v k="$kib" 'BEGIN { print k / 1024 }')"
         if [[ -z $first_rss ]]; then
             first_rss=$kib first_rows=$rows
         else
