@@ -8,6 +8,8 @@ public final class Importer {
     private var rejects: RejectsWriter?
     /// Rows stop being written at the first invalid one unless `--skip-invalid`; validation goes on.
     private var writing = true
+    /// When the current input began (monotonic seconds), for the rows/s of the progress line.
+    private var fileStarted = 0.0
     private static let problemsShown = 20
 
     /// `progressOutput` is where a live progress line goes (a terminal), or nil for none.
@@ -46,7 +48,7 @@ public final class Importer {
             if let path = options.rejectsPath { rejects = try RejectsWriter(path: path) }
             writer = try ImportWriter(db: db, policy: options.onDuplicate, bulkLoad: !options.dryRun && uniformFirst)
             for (input, format) in inputs {
-                let fileStarted = monotonicSeconds()
+                fileStarted = monotonicSeconds()
                 report.files.append(ImportReport.File(name: input.name))
                 switch format {
                 case .csv: try importDelimited(input, dialect: .csv)
@@ -112,13 +114,18 @@ public final class Importer {
         }
     }
 
-    /// Called every row; redraws progress now and then.
-    func tick(_ input: ByteReader) {
-        let file = report.files[report.files.count - 1]
-        if file.counts.read & 1023 == 0 {
-            progress.update(file: input.name, rows: file.counts.read, bytes: input.bytesConsumed,
-                            totalBytes: input.totalBytes, started: monotonicSeconds() - file.seconds)
+    /// Called after each batch; redraws progress now and then.
+    func tick(_ input: ByteReader, bytesConsumed: Int) {
+        progress.update(file: input.name, rows: report.files[report.files.count - 1].counts.read,
+                        bytes: bytesConsumed, totalBytes: input.totalBytes, started: fileStarted)
+    }
+
+    /// Stores a batch parsed ahead: each row in order, then progress.
+    func handle(_ batch: ParsedBatch, from input: ByteReader, header: [String]) throws {
+        for (index, row) in batch.rows.enumerated() {
+            try handle(row, file: input.name) { (header, batch.raw[index] ?? []) }
         }
+        tick(input, bytesConsumed: batch.bytesConsumed)
     }
 
     /// Records the ignored columns of the current file.
@@ -127,37 +134,6 @@ public final class Importer {
     }
 
     var mapping: FieldMapping { options.mapping }
-
-    private func importDelimited(_ input: ByteReader, dialect: DelimitedReader.Dialect) throws {
-        let reader = DelimitedReader(input: input, dialect: dialect)
-        guard try reader.next() else {
-            throw CatalogError(.dataError, "\(input.name):1: empty file: expected a header row naming the columns")
-        }
-        let header = reader.strings()
-        let (columns, ignored) = try mapping.resolve(header: header, source: "\(input.name):\(reader.recordLine)")
-        ignore(ignored)
-        let columnOf = ImportField.allCases.map { columns[$0] }
-        let nullMarker = dialect == .tsv ? "\\N" : nil
-        while try reader.next() {
-            let line = reader.recordLine
-            let decoded: DecodedRow
-            if reader.fieldCount != header.count {
-                decoded = .invalid([ImportProblem(file: input.name, line: line, field: "record",
-                                                  reason: "expected \(header.count) fields like the header, found \(reader.fieldCount)")])
-            } else if reader.hasNUL {
-                decoded = .invalid([ImportProblem(file: input.name, line: line, field: "record", reason: "contains a NUL byte")])
-            } else {
-                decoded = RowDecoder.decode(file: input.name, line: line) { field in
-                    guard let column = columnOf[field.index] else { return .absent }
-                    guard let text = reader.string(column) else { return .invalidUTF8 }
-                    if text.isEmpty || text == nullMarker { return .null }
-                    return .text(text)
-                }
-            }
-            try handle(decoded, file: input.name) { (header, reader.strings()) }
-            tick(input)
-        }
-    }
 }
 
 extension ImportField {

@@ -1,30 +1,30 @@
 /// JSON array and JSON Lines input for the importer: one object per record, keys mapped to fields.
 extension Importer {
     func importJSON(_ input: ByteReader, mode: JSONRecordReader.Mode) throws {
-        let reader = JSONRecordReader(reader: input, mode: mode)
-        var fieldOfKey: [String: ImportField?] = [:]
-        var ignored: [String] = []
-        let header = ImportField.allCases.map(\.rawValue)
-        while let record = try reader.next() {
-            var cells = [Cell](repeating: .absent, count: ImportField.allCases.count)
-            for member in record.members {
-                let field: ImportField?
-                if let cached = fieldOfKey[member.key] {
-                    field = cached
-                } else {
-                    field = mapping.field(for: member.key)
-                    fieldOfKey[member.key] = field
-                    if field == nil { ignored.append(member.key) }
+        let mapping = self.mapping
+        let name = input.name
+        ignore(try streamRows(from: input, header: ImportField.allCases.map(\.rawValue)) { input in
+            let reader = JSONRecordReader(reader: input, mode: mode)
+            var fieldOfKey: [String: ImportField?] = [:]
+            return { batch in
+                guard let record = try reader.next() else { return false }
+                var cells = [Cell](repeating: .absent, count: ImportField.allCases.count)
+                for member in record.members {
+                    let field: ImportField?
+                    if let cached = fieldOfKey[member.key] {
+                        field = cached
+                    } else {
+                        field = mapping.field(for: member.key)
+                        fieldOfKey[member.key] = field
+                        if field == nil { batch.ignored.append(member.key) }
+                    }
+                    if let field { cells[field.index] = Importer.cell(member.value) }
                 }
-                if let field { cells[field.index] = Importer.cell(member.value) }
+                batch.append(RowDecoder.decode(file: name, line: record.line) { cells[$0.index] },
+                             raw: cells.map(Importer.rawText))
+                return true
             }
-            let decoded = RowDecoder.decode(file: input.name, line: record.line) { cells[$0.index] }
-            try handle(decoded, file: input.name) {
-                (header, cells.map(Importer.rawText))
-            }
-            tick(input)
-        }
-        ignore(ignored)
+        })
     }
 
     /// A JSON value as an input cell.

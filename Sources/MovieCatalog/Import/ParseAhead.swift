@@ -1,0 +1,129 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Runs a producer on its own thread, handing batches to the caller through a small bounded queue.
+///
+/// The importer parses and validates on this thread while the caller writes to SQLite, so both
+/// cores work; the bound keeps memory flat. The producer must only touch state it was given.
+final class ParseAhead<Batch: Sendable>: @unchecked Sendable {
+    private var mutex = pthread_mutex_t()
+    private var changed = pthread_cond_t()
+    private var queue: [Batch] = []
+    private var done = false
+    private var cancelled = false
+    private var failure: Error?
+    private let capacity: Int
+    private var thread = pthread_t()
+    private var joined = false
+    private let produce: @Sendable (_ emit: (Batch) -> Bool) throws -> Void
+
+    /// Starts `produce` on a new thread; it calls `emit` per batch, which returns false once the caller gave up.
+    static func start(capacity: Int = 4, produce: @escaping @Sendable (_ emit: (Batch) -> Bool) throws -> Void) -> ParseAhead {
+        let ahead = ParseAhead(capacity: capacity, produce: produce)
+        ahead.launch()
+        return ahead
+    }
+
+    private init(capacity: Int, produce: @escaping @Sendable (_ emit: (Batch) -> Bool) throws -> Void) {
+        self.capacity = capacity
+        self.produce = produce
+        pthread_mutex_init(&mutex, nil)
+        pthread_cond_init(&changed, nil)
+    }
+
+    private func launch() {
+        if let started = startThread({ [self] in run(bounded: true) }) {
+            thread = started
+        } else {
+            // No thread to be had: produce inline, unbounded, as a plain loop would.
+            joined = true
+            run(bounded: false)
+        }
+    }
+
+    deinit {
+        cancel()
+        pthread_cond_destroy(&changed)
+        pthread_mutex_destroy(&mutex)
+    }
+
+    private func run(bounded: Bool) {
+        do {
+            try produce { batch in
+                pthread_mutex_lock(&mutex)
+                defer { pthread_mutex_unlock(&mutex) }
+                while bounded && queue.count >= capacity && !cancelled { pthread_cond_wait(&changed, &mutex) }
+                if cancelled { return false }
+                queue.append(batch)
+                pthread_cond_broadcast(&changed)
+                return true
+            }
+            finish(nil)
+        } catch {
+            finish(error)
+        }
+    }
+
+    private func finish(_ error: Error?) {
+        pthread_mutex_lock(&mutex)
+        failure = error
+        done = true
+        pthread_cond_broadcast(&changed)
+        pthread_mutex_unlock(&mutex)
+    }
+
+    /// The next batch, nil when the producer finished, or the producer's error.
+    func next() throws -> Batch? {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        while queue.isEmpty && !done { pthread_cond_wait(&changed, &mutex) }
+        if !queue.isEmpty {
+            let batch = queue.removeFirst()
+            pthread_cond_broadcast(&changed)
+            return batch
+        }
+        if let failure { throw failure }
+        return nil
+    }
+
+    /// Stops the producer at its next batch and waits for its thread to end.
+    func cancel() {
+        pthread_mutex_lock(&mutex)
+        cancelled = true
+        pthread_cond_broadcast(&changed)
+        pthread_mutex_unlock(&mutex)
+        if !joined {
+            joined = true
+            pthread_join(thread, nil)
+        }
+    }
+}
+
+/// The closure a new thread runs (a C thread entry cannot capture generic context).
+private final class ThreadBody {
+    let body: @Sendable () -> Void
+    init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+}
+
+/// Starts a POSIX thread running `body`; nil when the system refuses one.
+private func startThread(_ body: @escaping @Sendable () -> Void) -> pthread_t? {
+    var thread = pthread_t()
+    let context = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
+    let rc = pthread_create(&thread, nil, { raw in
+        Unmanaged<ThreadBody>.fromOpaque(raw!).takeRetainedValue().body()
+        return nil
+    }, context)
+    if rc != 0 {
+        Unmanaged<ThreadBody>.fromOpaque(context).release()
+        return nil
+    }
+    return thread
+}
+
+/// Hands a non-Sendable value to the one thread that will use it from then on.
+struct Handoff<Value>: @unchecked Sendable {
+    let value: Value
+}

@@ -1,0 +1,316 @@
+import Foundation
+import Testing
+
+/// `facets`: the app's filter list with disjunctive counts (SPEC section 4, issue 4 item 1).
+@Suite struct FacetsTests {
+    static let facetKeys = ["genre", "rating", "duration", "year", "certification"]
+
+    /// `facets --format json` as facet -> value -> count, checking the JSON shape on the way.
+    static func jsonCounts(_ run: Run) throws -> [String: [String: Int]] {
+        let parsed = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8))
+        let object = try #require(parsed as? [String: Any], "\(run)")
+        #expect(Set(object.keys) == Set(facetKeys), "\(run)")
+        var result: [String: [String: Int]] = [:]
+        for (key, list) in object {
+            let items = try #require(list as? [[String: Any]], "\(key) is not an array of objects: \(run)")
+            var values: [String: Int] = [:]
+            for item in items {
+                #expect(Set(item.keys) == ["value", "count"], "\(item)")
+                let value = try #require(item["value"] as? String, "\(item)")
+                let count = try #require((item["count"] as? NSNumber)?.intValue, "\(item)")
+                #expect(values[value] == nil, "\(key) lists \(value) twice")
+                values[value] = count
+            }
+            result[key] = values
+        }
+        return result
+    }
+
+    /// One value line of the table: section, `[x]` mark, label, count.
+    struct TableLine: Equatable { let section: String; let selected: Bool; let label: String; let count: Int }
+
+    static func tableLines(_ text: String) -> (sections: [String], lines: [TableLine]) {
+        var sections: [String] = [], lines: [TableLine] = []
+        for line in text.split(separator: "\n").map(String.init) {
+            if !line.hasPrefix(" ") { sections.append(line); continue }
+            guard let match = line.wholeMatch(of: /  \[([ x])\] (.*\S)\s+(\d+)/) else { continue }
+            lines.append(TableLine(section: sections.last ?? "", selected: match.1 == "x",
+                                   label: String(match.2), count: Int(match.3)!))
+        }
+        return (sections, lines)
+    }
+
+    // MARK: - The demo catalog
+
+    static let fullSeedCounts: [String: [String: Int]] = [
+        "genre": ["drama": 8, "action": 3, "comedy": 2],
+        "rating": ["1": 1, "2": 2, "3": 1, "4": 1, "5": 8],
+        "duration": ["1h": 3, "2h": 5, "3h": 5],
+        "year": ["1950s": 1, "1960s": 1, "1970s": 2, "1990s": 1, "2000s": 1, "2010s": 7],
+        "certification": [:],
+    ]
+
+    struct SeedCase: Sendable, CustomStringConvertible {
+        let arguments: [String]
+        let expected: [String: [String: Int]]
+        var description: String { arguments.isEmpty ? "(empty set)" : arguments.joined(separator: " ") }
+    }
+
+    /// Expected numbers worked out by hand from SPEC section 6's table.
+    static let seedCases: [SeedCase] = [
+        SeedCase(arguments: [], expected: fullSeedCounts),
+        // Genre counts apply rating 5 only; rating counts apply drama only; the rest apply both.
+        SeedCase(arguments: ["--genre", "drama", "--rating", "5"], expected: [
+            "genre": ["drama": 6, "comedy": 2], "rating": ["1": 1, "2": 1, "5": 6],
+            "duration": ["2h": 2, "3h": 4], "year": ["1960s": 1, "1970s": 2, "2010s": 3], "certification": [:]]),
+        // exclude-genre is a facet of its own: it still applies to the genre counts.
+        SeedCase(arguments: ["--exclude-genre", "drama"], expected: [
+            "genre": ["action": 3, "comedy": 2], "rating": ["2": 1, "3": 1, "4": 1, "5": 2],
+            "duration": ["1h": 2, "2h": 2, "3h": 1], "year": ["1950s": 1, "1990s": 1, "2010s": 3], "certification": [:]]),
+        // A selected value whose count is 0 is still listed; other zero counts are left out.
+        SeedCase(arguments: ["--genre", "drama", "--exclude-genre", "drama"], expected: [
+            "genre": ["drama": 0, "action": 3, "comedy": 2], "rating": [:], "duration": [:], "year": [:],
+            "certification": [:]]),
+        SeedCase(arguments: ["--genre", "drama", "--year", "1990s"], expected: [
+            "genre": ["comedy": 1, "drama": 0], "rating": [:], "duration": [:],
+            "year": ["1960s": 1, "1970s": 2, "1990s": 0, "2000s": 1, "2010s": 4], "certification": [:]]),
+        SeedCase(arguments: ["genre:comedy", "year:1990s"], expected: [
+            "genre": ["comedy": 1], "rating": ["5": 1], "duration": ["2h": 1],
+            "year": ["1990s": 1, "2010s": 1], "certification": [:]]),
+        // Elements of the same facet are OR-ed and do not narrow their own facet's counts.
+        SeedCase(arguments: ["--rating", "1", "--rating", "2"], expected: [
+            "genre": ["drama": 2, "action": 1], "rating": fullSeedCounts["rating"]!,
+            "duration": ["1h": 1, "2h": 2], "year": ["2000s": 1, "2010s": 2], "certification": [:]]),
+        // A selected range is listed under its own token with what it matches.
+        SeedCase(arguments: ["--duration", "..90m"], expected: [
+            "genre": ["action": 1, "comedy": 1, "drama": 1], "rating": ["2": 1, "3": 1, "5": 1],
+            "duration": ["1h": 3, "2h": 5, "3h": 5, "..90m": 3],
+            "year": ["1950s": 1, "2000s": 1, "2010s": 1], "certification": [:]]),
+    ]
+
+    @Test("facets --format json on the demo catalog", arguments: seedCases)
+    func seedCounts(_ c: SeedCase) throws {
+        let box = try Sandbox()
+        try box.seed()
+        let run = try box.moviecat(["facets", "--format", "json"] + c.arguments)
+        #expect(run.status == 0, "\(run)")
+        #expect(try Self.jsonCounts(run) == c.expected, "\(run)")
+    }
+
+    @Test("the table has the app's sections in order, with counts")
+    func tableSections() throws {
+        let box = try Sandbox()
+        try box.seed()
+        let run = try box.moviecat("facets")
+        #expect(run.status == 0, "\(run)")
+        let (sections, lines) = Self.tableLines(run.stdout)
+        #expect(sections == ["Genre", "Rating", "Duration", "Year", "Certification"], "\(run)")
+        #expect(!lines.contains(where: \.selected), "\(run)")
+        let titles = ["genre": "Genre", "rating": "Rating", "duration": "Duration", "year": "Year"]
+        for (facet, values) in Self.fullSeedCounts where facet != "certification" {
+            for (value, count) in values {
+                #expect(lines.contains(TableLine(section: titles[facet]!, selected: false, label: value, count: count)),
+                        "\(facet) \(value) \(count) missing:\n\(run.stdout)")
+            }
+        }
+        #expect(lines.count == Self.fullSeedCounts.values.map(\.count).reduce(0, +), "\(run)")
+    }
+
+    @Test("selected values are marked [x] in the table, others [ ]")
+    func tableMarks() throws {
+        let box = try Sandbox()
+        try box.seed()
+        let run = try box.moviecat("facets", "--genre", "drama", "--rating", "5", "--year", "1990s")
+        #expect(run.status == 0, "\(run)")
+        let (_, lines) = Self.tableLines(run.stdout)
+        let marked = lines.filter(\.selected).map { "\($0.section):\($0.label):\($0.count)" }
+        // drama with rating 5 in the 1990s: none, yet each selected value is listed (with 0).
+        #expect(marked.sorted() == ["Genre:drama:0", "Rating:5:0", "Year:1990s:0"], "\(run)")
+        #expect(lines.contains(TableLine(section: "Genre", selected: false, label: "comedy", count: 1)), "\(run)")
+    }
+
+    @Test("tokens: rating bucket, 0h under an hour, decade, upper-case certification; movies without a value count nowhere")
+    func tokens() throws {
+        let box = try Sandbox()
+        try box.seed()
+        let added = try box.moviecat("add", "--title", "Short Film", "--year", "1999", "--genre", "drama",
+                                     "--rating", "10", "--duration", "45", "--certification", "pg-13")
+        try #require(added.status == 0, "\(added)")
+        try #require(try box.moviecat("add", "--title", "Unknown Quantity").status == 0)
+        let run = try box.moviecat("facets", "--format", "json")
+        let counts = try Self.jsonCounts(run)
+        #expect(counts["duration"] == ["0h": 1, "1h": 3, "2h": 5, "3h": 5], "\(run)")
+        #expect(counts["rating"]?["10"] == 1, "\(run)")
+        #expect(counts["year"]?["1990s"] == 2, "\(run)")
+        #expect(counts["certification"] == ["PG-13": 1], "\(run)")
+        #expect(counts["genre"]?["drama"] == 9, "\(run)")
+        // The movie with no values is counted under none of them.
+        for facet in ["rating", "duration", "year"] {
+            #expect(counts[facet]?.values.reduce(0, +) == 14, "\(facet): \(run)")
+        }
+        // Every token is a filter value that selects what it counted.
+        for (facet, value, count) in [("duration", "0h", 1), ("rating", "10", 1), ("year", "1990s", 2),
+                                      ("certification", "PG-13", 1), ("duration", "2h", 5)] {
+            let filtered = try box.moviecat("filter", "--count", "\(facet):\(value)")
+            #expect(filtered.status == 0 && filtered.stdout == "\(count)\n", "\(facet):\(value) \(filtered)")
+        }
+        let table = try box.moviecat("facets")
+        #expect(Self.tableLines(table.stdout).lines.contains(
+            TableLine(section: "Certification", selected: false, label: "PG-13", count: 1)), "\(table)")
+    }
+
+    // MARK: - Random catalogs against the definition
+
+    @Test("random catalog: every count equals filter --count with that value and the rest of the set")
+    func randomCatalog() throws {
+        var rng = SplitMix64(seed: 0x5EED_FACE)
+        let catalog = RandomCatalog(count: 150, using: &rng)
+        let box = try Sandbox()
+        let imported = try box.moviecat("import", box.write("random.csv", catalog.csv))
+        try #require(imported.status == 0, "\(imported)")
+        var sets: [[RandomCatalog.Element]] = [[]]
+        while sets.count < 15 { sets.append(catalog.randomSet(using: &rng)) }
+        for set in sets {
+            let tokens = set.map(\.token)
+            let run = try box.moviecat(["facets", "--format", "json"] + tokens)
+            try #require(run.status == 0, "\(tokens): \(run)")
+            let counts = try Self.jsonCounts(run)
+            // Brute force in the test, over the movies it generated.
+            #expect(counts == catalog.expectedFacets(set), "set \(tokens)")
+            // The definition, through the binary: the value added to the set minus its own facet.
+            for (facet, values) in counts {
+                let rest = set.filter { $0.facet != facet }.map(\.token)
+                for (value, count) in values {
+                    let check = try box.moviecat(["filter", "--count"] + rest + ["\(facet):\(value)"])
+                    #expect(check.stdout == "\(count)\n", "set \(tokens), \(facet):\(value) facets says \(count): \(check)")
+                }
+            }
+        }
+    }
+}
+
+/// A reproducible random number generator for the randomized suites.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// Random movies written as CSV, and the facet counts the SPEC defines for them, computed by brute force.
+struct RandomCatalog {
+    struct Movie {
+        let title: String, year: Int?, genres: Set<String>, tenths: Int?, minutes: Int?, certification: String?
+    }
+
+    struct Element {
+        let facet: String, value: String
+        let matches: (Movie) -> Bool
+        var token: String { "\(facet):\(value)" }
+    }
+
+    static let genrePool = ["action", "comedy", "drama", "horror", "romance", "sci-fi", "western", "cyberpunk"]
+    static let certificationPool = ["G", "PG", "PG-13", "R", "NC-17"]
+    let movies: [Movie]
+
+    init(count: Int, using rng: inout SplitMix64) {
+        func maybe<T>(_ value: T) -> T? { Int.random(in: 0..<10, using: &rng) == 0 ? nil : value }
+        movies = (1...count).map { i in
+            let genres = Set((0..<Int.random(in: 0...3, using: &rng)).map { _ in Self.genrePool.randomElement(using: &rng)! })
+            return Movie(title: "Random Movie \(i)", year: maybe(Int.random(in: 1915...2024, using: &rng)), genres: genres,
+                         tenths: maybe(Int.random(in: 0...100, using: &rng)), minutes: maybe(Int.random(in: 20...260, using: &rng)),
+                         certification: maybe(Self.certificationPool.randomElement(using: &rng)!))
+        }
+    }
+
+    /// The CSV the test imports; certifications in lower case, genres by display name.
+    var csv: String {
+        var text = "title,year,genres,rating,duration,certification\n"
+        for m in movies {
+            let genres = m.genres.sorted().map { $0 == "sci-fi" ? "Sci-Fi" : $0.capitalized }.joined(separator: "|")
+            let rating = m.tenths.map { "\($0 / 10).\($0 % 10)" } ?? ""
+            text += [m.title, m.year.map(String.init) ?? "", genres, rating, m.minutes.map(String.init) ?? "",
+                     m.certification?.lowercased() ?? ""].joined(separator: ",") + "\n"
+        }
+        return text
+    }
+
+    func randomElement(using rng: inout SplitMix64) -> Element {
+        switch Int.random(in: 0..<12, using: &rng) {
+        case 0, 1, 2:
+            let g = Self.genrePool.randomElement(using: &rng)!
+            return Element(facet: "genre", value: g) { $0.genres.contains(g) }
+        case 3:
+            let g = Self.genrePool.randomElement(using: &rng)!
+            return Element(facet: "exclude-genre", value: g) { !$0.genres.contains(g) }
+        case 4, 5:
+            let b = Int.random(in: 0...10, using: &rng)
+            return Element(facet: "rating", value: "\(b)") { m in m.tenths.map { $0 / 10 == b } ?? false }
+        case 6:
+            let lo = Int.random(in: 0...8, using: &rng)
+            return Element(facet: "rating", value: "\(lo)..\(lo + 1).5") { m in m.tenths.map { $0 >= lo * 10 && $0 <= lo * 10 + 15 } ?? false }
+        case 7:
+            let h = Int.random(in: 0...4, using: &rng)
+            return Element(facet: "duration", value: "\(h)h") { m in m.minutes.map { $0 / 60 == h } ?? false }
+        case 8:
+            let hi = Int.random(in: 60...150, using: &rng)
+            return Element(facet: "duration", value: "..\(hi)m") { m in m.minutes.map { $0 <= hi } ?? false }
+        case 9:
+            let d = Int.random(in: 192...202, using: &rng) * 10
+            return Element(facet: "year", value: "\(d)s") { m in m.year.map { $0 / 10 * 10 == d } ?? false }
+        case 10:
+            let lo = Int.random(in: 1915...2024, using: &rng)
+            return Element(facet: "year", value: "\(lo)..") { m in m.year.map { $0 >= lo } ?? false }
+        default:
+            let c = Self.certificationPool.randomElement(using: &rng)!
+            return Element(facet: "certification", value: c) { $0.certification == c }
+        }
+    }
+
+    /// 1 to 4 distinct elements.
+    func randomSet(using rng: inout SplitMix64) -> [Element] {
+        var set: [Element] = []
+        for _ in 0..<Int.random(in: 1...4, using: &rng) {
+            let element = randomElement(using: &rng)
+            if !set.contains(where: { $0.token == element.token }) { set.append(element) }
+        }
+        return set
+    }
+
+    /// Same facet OR-ed, facets AND-ed, every exclude-genre applied.
+    func matches(_ m: Movie, _ set: [Element]) -> Bool {
+        Dictionary(grouping: set, by: \.facet).allSatisfy { facet, elements in
+            facet == "exclude-genre" ? elements.allSatisfy { $0.matches(m) } : elements.contains { $0.matches(m) }
+        }
+    }
+
+    /// The SPEC's disjunctive counts: non-zero buckets plus every selected element.
+    func expectedFacets(_ set: [Element]) -> [String: [String: Int]] {
+        var result: [String: [String: Int]] = [:]
+        for facet in FacetsTests.facetKeys {
+            let rest = set.filter { $0.facet != facet }
+            var counts: [String: Int] = [:]
+            for m in movies where matches(m, rest) {
+                let buckets: [String]
+                switch facet {
+                case "genre": buckets = Array(m.genres)
+                case "rating": buckets = m.tenths.map { ["\($0 / 10)"] } ?? []
+                case "duration": buckets = m.minutes.map { ["\($0 / 60)h"] } ?? []
+                case "year": buckets = m.year.map { ["\($0 / 10 * 10)s"] } ?? []
+                default: buckets = m.certification.map { [$0] } ?? []
+                }
+                for b in buckets { counts[b, default: 0] += 1 }
+            }
+            for element in set where element.facet == facet {
+                counts[element.value] = movies.filter { matches($0, rest + [element]) }.count
+            }
+            result[facet] = counts
+        }
+        return result
+    }
+}
