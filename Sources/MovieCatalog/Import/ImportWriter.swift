@@ -29,6 +29,10 @@ final class ImportWriter {
     private var droppedIndexes: [(name: String, sql: String)] = []
     /// True while appending without natural-key lookups (bulk load, first input).
     private(set) var appending = false
+    /// The columns every appended row had; a row with others ends appending (folding needs them equal).
+    private var appendedFields: ImportFields?
+    /// Rows folded into an earlier repeat since the last `endOfInput()`.
+    private var folded = 0
     /// Appended rows wait here and go in as multi-row INSERTs, `batchSize` at a time.
     private var pendingMovies: [SQLValue] = []
     private var pendingLinks: [Int64] = []
@@ -79,7 +83,12 @@ final class ImportWriter {
             try update(id, with: row)
             return (repeated ? .repeated : .updated, id)
         }
-        if appending { return (.inserted, try append(row)) }
+        if appending {
+            if appendedFields == nil { appendedFields = row.present }
+            if row.present == appendedFields { return (.inserted, try append(row)) }
+            try stopAppending()
+            return try write(row, file: file)
+        }
         try insertMovie.bind(.text(row.title), at: 1)
         try insertMovie.bind(row.year.sqlValue, at: 2)
         try insertMovie.bind(row.rating.sqlValue, at: 3)
@@ -230,22 +239,27 @@ final class ImportWriter {
         }
     }
 
-    /// Ends an input. After a bulk append, folds repeats and rebuilds the natural-key index so later
-    /// inputs de-duplicate row by row; returns how many rows were folded into an earlier repeat.
+    /// Ends an input: after a bulk append the natural-key index is back, so later inputs
+    /// de-duplicate row by row. Returns how many rows were folded into an earlier repeat.
     func endOfInput() throws -> Int {
-        guard appending else { return 0 }
+        try stopAppending()
+        defer { folded = 0 }
+        return folded
+    }
+
+    /// Leaves bulk appending: writes what is queued, folds repeats, builds the natural-key index.
+    private func stopAppending() throws {
+        guard appending else { return }
         try flush()
         appending = false
-        var folded = 0
         let naturalKey = droppedIndexes.filter { $0.name == "movies_natural_key" }
         do {
             for index in naturalKey { try db.execute(index.sql) }
         } catch let error as DatabaseError where error.code == 19 /* SQLITE_CONSTRAINT */ {
-            folded = try foldRepeats()
+            folded += try foldRepeats()
             for index in naturalKey { try db.execute(index.sql) }
         }
         droppedIndexes.removeAll { $0.name == "movies_natural_key" }
-        return folded
     }
 
     /// Gives each repeated natural key's first id the last repeat's values and genres, then drops the rest.

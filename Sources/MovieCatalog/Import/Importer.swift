@@ -32,11 +32,9 @@ public final class Importer {
         }
         let db = catalog.db
         let started = monotonicSeconds()
-        // Bulk appending needs every row to carry the same columns: CSV or TSV first.
-        let uniformFirst = inputs.first.map { $0.1 == .csv || $0.1 == .tsv } ?? false
         // Loading into an empty catalog: a rollback journal writes each page once, where WAL
         // writes it twice (log, then checkpoint). The journal keeps the load atomic all the same.
-        let bulkCandidate = !options.dryRun && uniformFirst && (try? db.intScalar("SELECT count(*) FROM movies")) == 0
+        let bulkCandidate = !options.dryRun && (try? db.intScalar("SELECT count(*) FROM movies")) == 0
         if bulkCandidate { try? db.execute("PRAGMA journal_mode = DELETE") }
         defer { if bulkCandidate { try? db.execute("PRAGMA journal_mode = WAL") } }
         do {
@@ -46,7 +44,7 @@ public final class Importer {
         }
         do {
             if let path = options.rejectsPath { rejects = try RejectsWriter(path: path) }
-            writer = try ImportWriter(db: db, policy: options.onDuplicate, bulkLoad: !options.dryRun && uniformFirst)
+            writer = try ImportWriter(db: db, policy: options.onDuplicate, bulkLoad: !options.dryRun)
             for (input, format) in inputs {
                 fileStarted = monotonicSeconds()
                 report.files.append(ImportReport.File(name: input.name))

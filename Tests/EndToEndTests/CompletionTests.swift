@@ -1,0 +1,150 @@
+import Foundation
+import Testing
+
+/// `completions bash|zsh|fish`: scripts that load, and completion of flags, facet tokens, genres and presets.
+@Suite struct CompletionTests {
+    static let bash = URL(fileURLWithPath: "/bin/bash")
+    /// PATH with the built binary's folder first, so scripts can call `moviecat _complete ...`.
+    static var environment: [String: String] {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        return ["PATH": moviecatBinary.deletingLastPathComponent().path + ":" + path]
+    }
+
+    /// Loads the bash script, sets COMP_WORDS/COMP_CWORD/COMP_LINE/COMP_POINT as bash would for `line`
+    /// split into `words` (the last is the word being completed), calls `_moviecat`, returns COMPREPLY.
+    static func complete(_ words: [String], line: String? = nil) throws -> [String] {
+        let script = """
+            source <(moviecat completions bash) || exit 3
+            COMP_WORDS=("$@")
+            COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 ))
+            COMP_LINE=\(shellQuote(line ?? words.joined(separator: " ")))
+            COMP_POINT=${#COMP_LINE}
+            _moviecat
+            printf '%s\\n' "${COMPREPLY[@]}"
+            """
+        let run = try runProcess(bash, ["-c", script, "bash"] + words, environment: environment)
+        try #require(run.status == 0, "\(words): \(run)")
+        return run.lines
+    }
+
+    static func shellQuote(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+
+    /// The demo catalog with presets and a genre of its own.
+    static func catalog() throws -> Sandbox {
+        let box = try Sandbox()
+        try box.seed()
+        for args in [["save-preset", "classics", "--year", "..1980"], ["save-preset", "comfort", "--genre", "comedy"],
+                     ["add", "--title", "Funny Ha Ha", "--genre", "mumblecore"]] {
+            let run = try box.moviecat(args)
+            try #require(run.status == 0, "\(run)")
+        }
+        return box
+    }
+
+    @Test("the bash script loads and registers _moviecat")
+    func bashLoads() throws {
+        let run = try runProcess(Self.bash, ["-c", "source <(moviecat completions bash) && complete -p moviecat"],
+                                 environment: Self.environment)
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stdout.contains("complete -F _moviecat moviecat"), "\(run)")
+        #expect(run.stderr.isEmpty, "\(run)")
+        let syntax = try runProcess(Self.bash, ["-n", "-c", "$(moviecat completions bash)"], environment: Self.environment)
+        #expect(syntax.status == 0, "\(syntax)")
+    }
+
+    struct Case: Sendable, CustomStringConvertible {
+        /// The words on the line; `DB` stands for the sandbox catalog. The last word is being completed.
+        let words: [String]
+        /// What COMPREPLY must contain.
+        let offers: [String]
+        /// What it must not contain.
+        var never: [String] = []
+        var description: String { words.joined(separator: " ") + "<TAB>" }
+    }
+
+    static let cases: [Case] = [
+        Case(words: ["moviecat", "filter", "--ge"], offers: ["--genre"]),
+        Case(words: ["moviecat", "fil"], offers: ["filter"]),
+        Case(words: ["moviecat", ""], offers: ["init", "import", "filter", "facets", "save-preset", "presets", "add",
+                                               "remove", "info", "completions"]),
+        Case(words: ["moviecat", "facets", "--"], offers: ["--genre", "--exclude-genre", "--preset", "--format"]),
+        Case(words: ["moviecat", "--db", "DB", "filter", "--genre", "d"], offers: ["drama", "documentary"],
+             never: ["action", "comedy"]),
+        Case(words: ["moviecat", "--db", "DB", "facets", "--exclude-genre", "mu"], offers: ["mumblecore", "musical"]),
+        Case(words: ["moviecat", "--db=DB", "filter", "--genre", "mum"], offers: ["mumblecore"]),
+        Case(words: ["moviecat", "--db", "DB", "filter", "--preset", ""], offers: ["classics", "comfort"]),
+        Case(words: ["moviecat", "--db", "DB", "filter", "--preset", "cl"], offers: ["classics"], never: ["comfort"]),
+        Case(words: ["moviecat", "--db", "DB", "presets", "show", "com"], offers: ["comfort"]),
+        Case(words: ["moviecat", "--db", "DB", "filter", "genre:co"], offers: ["genre:comedy"], never: ["genre:drama"]),
+        Case(words: ["moviecat", "--db", "DB", "filter", "exclude-genre:dr"], offers: ["exclude-genre:drama"]),
+        Case(words: ["moviecat", "--db", "DB", "filter", "ra"], offers: ["rating:"]),
+        Case(words: ["moviecat", "filter", "--format", "js"], offers: ["json", "jsonl"]),
+        Case(words: ["moviecat", "completions", ""], offers: ["bash", "zsh", "fish"]),
+    ]
+
+    @Test("bash completes commands, flags, facet tokens, genre codes and preset names", arguments: cases)
+    func bashCompletes(_ c: Case) throws {
+        let box = try Self.catalog()
+        let words = c.words.map { $0.replacingOccurrences(of: "DB", with: box.db) }
+        let offered = try Self.complete(words)
+        for value in c.offers { #expect(offered.contains(value), "\(c) offered \(offered)") }
+        for value in c.never { #expect(!offered.contains(value), "\(c) offered \(offered)") }
+        let current = words.last!
+        #expect(offered.allSatisfy { $0.hasPrefix(current) }, "\(c) offered \(offered)")
+    }
+
+    @Test("genre codes come from the catalog at completion time")
+    func genresFromCatalog() throws {
+        let box = try Self.catalog()
+        let offered = try Self.complete(["moviecat", "--db", box.db, "filter", "--genre", ""])
+        let codes = try box.sql("SELECT code FROM genres ORDER BY code")
+        #expect(Set(offered) == Set(codes), "offered \(offered)")
+    }
+
+    /// In a real shell `:` is in COMP_WORDBREAKS, so `genre:co` reaches the function as `genre` `:` `co`;
+    /// bash then replaces only `co`, so the reply must be `comedy` (as bash-completion's
+    /// `__ltrim_colon_completions` arranges), not `genre:comedy`.
+    @Test("genre:co completes when bash splits the word at the colon (default COMP_WORDBREAKS)")
+    func colonWordBreak() throws {
+        let box = try Self.catalog()
+        let line = "moviecat --db \(box.db) filter genre:co"
+        let offered = try Self.complete(["moviecat", "--db", box.db, "filter", "genre", ":", "co"], line: line)
+        #expect(offered.contains("comedy"), "offered \(offered)")
+        #expect(!offered.contains("genre:comedy"), "bash would insert genre:genre:comedy: \(offered)")
+    }
+
+    @Test("zsh and fish scripts are printed", arguments: ["zsh", "fish"])
+    func otherShells(_ shell: String) throws {
+        let box = try Sandbox()
+        let run = try box.moviecat("completions", shell)
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stdout.contains("moviecat") && run.lines.count > 5, "\(run)")
+        // Genre codes and preset names are asked of the catalog when completing.
+        #expect(run.stdout.contains("_complete") && run.stdout.contains("genres") && run.stdout.contains("presets"), "\(run)")
+        if shell == "fish" {
+            #expect(run.stdout.contains("complete -c moviecat"), "\(run)")
+            #expect(run.stdout.contains("-l genre") && run.stdout.contains("-l preset"), "\(run)")
+        } else {
+            #expect(run.stdout.contains("compdef") || run.stdout.contains("compinit"), "\(run)")
+            #expect(run.stdout.contains("--genre") && run.stdout.contains("--preset"), "\(run)")
+        }
+        // Load it for real when the shell happens to be installed (it is not installed for the tests).
+        for dir in ["/usr/bin", "/bin"] where FileManager.default.isExecutableFile(atPath: "\(dir)/\(shell)") {
+            let path = try box.write("moviecat.\(shell)", run.stdout)
+            let loaded = try runProcess(URL(fileURLWithPath: "\(dir)/\(shell)"), ["-c", "source \(path)"],
+                                        environment: Self.environment)
+            #expect(loaded.status == 0, "\(loaded)")
+            break
+        }
+    }
+
+    @Test("an unknown or missing shell is a usage error", arguments: [["tcsh"], [], ["bash", "zsh"]])
+    func unknownShell(_ args: [String]) throws {
+        let box = try Sandbox()
+        let run = try box.moviecat(["completions"] + args)
+        #expect(run.status == 64, "\(run)")
+        #expect(run.stdout.isEmpty, "\(run)")
+        #expect(run.stderr.contains("moviecat: error:"), "\(run)")
+        if let shell = args.first, args.count == 1 { #expect(run.stderr.contains(shell), "\(run)") }
+    }
+}

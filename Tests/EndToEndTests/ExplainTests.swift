@@ -1,0 +1,188 @@
+import Foundation
+import Testing
+
+/// `filter --explain` and `presets show NAME --sql`: SQL with `?`, bound values in order, query plan.
+@Suite struct ExplainTests {
+    struct Explained {
+        let sql: String
+        let bindings: [String]
+        let plan: [String]
+    }
+
+    /// Splits the output into its three sections; bindings are listed as `?N = literal`, N counting from 1.
+    static func parse(_ run: Run) throws -> Explained {
+        let lines = run.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let sqlAt = try #require(lines.firstIndex(of: "SQL:"), "no SQL: section\n\(run)")
+        let bindingsAt = try #require(lines.firstIndex(of: "BINDINGS:"), "no BINDINGS: section\n\(run)")
+        let planAt = try #require(lines.firstIndex(of: "QUERY PLAN:"), "no QUERY PLAN: section\n\(run)")
+        try #require(sqlAt == 0 && sqlAt < bindingsAt && bindingsAt < planAt, "sections out of order\n\(run)")
+        let sql = lines[(sqlAt + 1)..<bindingsAt].map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        var bindings: [String] = []
+        for line in lines[(bindingsAt + 1)..<planAt] where line.trimmingCharacters(in: .whitespaces) != "(none)" {
+            let match = try #require(line.wholeMatch(of: /\s+\?(\d+) = (.*)/), "bad binding line '\(line)'\n\(run)")
+            #expect(Int(match.1) == bindings.count + 1, "bindings out of order\n\(run)")
+            bindings.append(String(match.2))
+        }
+        let plan = lines[(planAt + 1)...].filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+        return Explained(sql: sql, bindings: bindings, plan: plan)
+    }
+
+    /// The `?` placeholders of a statement, outside quoted literals and identifiers.
+    static func placeholderCount(_ sql: String) -> Int { substitute(sql, []).count }
+
+    /// The statement with each `?` replaced, in order, by the printed literal; also returns how many it met.
+    static func substitute(_ sql: String, _ values: [String]) -> (text: String, count: Int) {
+        var out = "", quote: Character? = nil, used = 0
+        for c in sql {
+            if let q = quote {
+                if c == q { quote = nil }
+                out.append(c)
+            } else if c == "'" || c == "\"" {
+                quote = c
+                out.append(c)
+            } else if c == "?" {
+                out += used < values.count ? values[used] : "?"
+                used += 1
+            } else {
+                out.append(c)
+            }
+        }
+        return (out, used)
+    }
+
+    /// A printed literal as the value it binds: quotes removed and undoubled.
+    static func value(_ literal: String) -> String {
+        guard literal.count >= 2, literal.hasPrefix("'"), literal.hasSuffix("'") else { return literal }
+        return String(literal.dropFirst().dropLast()).replacingOccurrences(of: "''", with: "'")
+    }
+
+    /// Whether a printed literal binds `expected` (numbers compared as numbers: 5 and 5.0 agree).
+    static func binds(_ literal: String, _ expected: String) -> Bool {
+        let v = value(literal)
+        if let a = Double(v), let b = Double(expected) { return a == b }
+        return v == expected
+    }
+
+    /// The checks every explained statement must pass.
+    static func checkShape(_ e: Explained, hostile: [String] = [], _ run: Run) {
+        #expect(placeholderCount(e.sql) == e.bindings.count, "placeholders vs bindings\n\(run)")
+        #expect(!e.plan.isEmpty && e.plan.contains { $0.contains("SEARCH") || $0.contains("SCAN") }, "\(run)")
+        for text in hostile {
+            #expect(!e.sql.contains(text), "'\(text)' was spliced into the SQL\n\(run)")
+            #expect(e.bindings.contains { value($0).contains(text) }, "'\(text)' missing from the bindings\n\(run)")
+        }
+    }
+
+    /// The demo catalog plus movies with certifications and in-between ratings, so ranges matter.
+    static func catalog() throws -> Sandbox {
+        let box = try Sandbox()
+        try box.seed()
+        for movie in [["--title", "Heat", "--year", "1995", "--genre", "crime,drama", "--rating", "8.3",
+                       "--duration", "2h50m", "--certification", "R"],
+                      ["--title", "100% Sure_Thing", "--year", "1999", "--genre", "comedy", "--rating", "6.5",
+                       "--duration", "95", "--certification", "PG-13"],
+                      ["--title", "Toy Story", "--year", "1995", "--genre", "animation,comedy", "--rating", "8.3",
+                       "--duration", "81", "--certification", "G"]] {
+            let run = try box.moviecat(["add"] + movie)
+            try #require(run.status == 0, "\(run)")
+        }
+        return box
+    }
+
+    struct Case: Sendable, CustomStringConvertible {
+        let arguments: [String]
+        /// Values that must be among the bindings, in this order.
+        var bindings: [String] = []
+        /// User text that must appear only in the bindings.
+        var hostile: [String] = []
+        var description: String { arguments.isEmpty ? "(empty set)" : arguments.joined(separator: " ") }
+    }
+
+    static let cases: [Case] = [
+        Case(arguments: []),
+        Case(arguments: ["--genre", "drama"], bindings: ["drama"]),
+        Case(arguments: ["--rating", "6..8.5"], bindings: ["6", "8.5"]),
+        Case(arguments: ["--duration", "90m..2h30m", "--year", "1990s"], bindings: ["90", "150", "1990", "1999"]),
+        Case(arguments: ["--genre", "action,comedy", "--exclude-genre", "animation", "--rating", "7.5..",
+                         "--certification", "pg-13", "--year", "1990..1999"],
+             bindings: ["action", "comedy", "animation", "7.5", "PG-13"]),
+        Case(arguments: ["--title", "x' OR 1=1 --"], hostile: ["OR 1=1"]),
+        Case(arguments: ["--title", "'; DROP TABLE movies; --", "--genre", "drama"], hostile: ["DROP TABLE"]),
+        Case(arguments: ["--title", "100%_"], hostile: ["100"]),
+        Case(arguments: ["genre:drama", "rating:5", "duration:3h", "--sort", "rating", "--desc", "--limit", "3"],
+             bindings: ["drama"]),
+    ]
+
+    @Test("filter --explain prints SQL with ?, the bindings in order and the plan", arguments: cases)
+    func explain(_ c: Case) throws {
+        let box = try Self.catalog()
+        let before = try box.dump()
+        let run = try box.moviecat(["filter", "--explain"] + c.arguments)
+        #expect(run.status == 0, "\(run)")
+        let e = try Self.parse(run)
+        Self.checkShape(e, hostile: c.hostile, run)
+        // The expected literals appear in this order among the bindings.
+        var rest = e.bindings[...]
+        for literal in c.bindings {
+            let at = rest.firstIndex { Self.binds($0, literal) }
+            #expect(at != nil, "\(literal) not bound (in order)\n\(run)")
+            if let at { rest = rest[(at + 1)...] }
+        }
+        // The bindings put back in place, in order, select exactly what filter prints.
+        let listed = try box.moviecat(["filter", "--format", "csv"] + c.arguments)
+        let expectedIDs = listed.lines.dropFirst().map { String($0.prefix { $0 != "," }) }
+        let rows = try box.sql(Self.substitute(e.sql, e.bindings).text)
+        #expect(rows.map { String($0.prefix { $0 != "|" }) } == expectedIDs, "\(e.sql)\n\(e.bindings)")
+        #expect(try box.dump() == before, "explaining changed the catalog")
+    }
+
+    @Test("filter --explain --count explains the count query")
+    func explainCount() throws {
+        let box = try Self.catalog()
+        let args = ["--genre", "drama", "--rating", "5", "--title", "god' --"]
+        let run = try box.moviecat(["filter", "--explain", "--count"] + args)
+        #expect(run.status == 0, "\(run)")
+        let e = try Self.parse(run)
+        Self.checkShape(e, hostile: ["god"], run)
+        #expect(e.sql.localizedCaseInsensitiveContains("count("), "\(run)")
+        let counted = try box.moviecat(["filter", "--count"] + args)
+        #expect(try box.sql(Self.substitute(e.sql, e.bindings).text) == [counted.stdout.trimmingCharacters(in: .newlines)])
+    }
+
+    @Test("presets show NAME --sql explains the saved set")
+    func presetSQL() throws {
+        let box = try Self.catalog()
+        let saved = try box.moviecat("save-preset", "Sneaky", "--genre", "comedy,drama", "--rating", "5..",
+                                     "--title", "a' OR 'a'='a")
+        try #require(saved.status == 0, "\(saved)")
+        let run = try box.moviecat("presets", "show", "sneaky", "--sql")
+        #expect(run.status == 0, "\(run)")
+        let e = try Self.parse(run)
+        Self.checkShape(e, hostile: ["OR 'a'='a"], run)
+        for expected in ["comedy", "drama", "5"] {
+            #expect(e.bindings.contains { Self.binds($0, expected) }, "\(expected) not bound\n\(run)")
+        }
+        let listed = try box.moviecat("filter", "--preset", "Sneaky", "--format", "csv")
+        let rows = try box.sql(Self.substitute(e.sql, e.bindings).text)
+        #expect(rows.map { String($0.prefix { $0 != "|" }) } == listed.lines.dropFirst().map { String($0.prefix { $0 != "," }) })
+
+        let missing = try box.moviecat("presets", "show", "nothing-here", "--sql")
+        #expect(missing.status == 1 && missing.stdout.isEmpty, "\(missing)")
+        #expect(missing.stderr.contains("moviecat: error:") && missing.stderr.contains("nothing-here"), "\(missing)")
+    }
+
+    @Test("hostile values leave the catalog as it was and match literally")
+    func hostileValuesAreData() throws {
+        let box = try Self.catalog()
+        let before = try box.dump()
+        for (title, count) in [("'; DROP TABLE movies; --", 0), ("x' OR 1=1 --", 0), ("\" OR \"\"=\"", 0),
+                               ("%", 1), ("_", 1), ("%%", 0)] {
+            let run = try box.moviecat("filter", "--count", "--title", title)
+            #expect(run.status == 0 && run.stdout == "\(count)\n", "\(title): \(run)")
+        }
+        // % and _ are literal: only the title that contains them matches.
+        let literal = try box.moviecat("filter", "--format", "csv", "--title", "0% sure_")
+        #expect(literal.lines.count == 2 && literal.stdout.contains("100% Sure_Thing"), "\(literal)")
+        #expect(try box.dump() == before)
+    }
+}

@@ -1,0 +1,210 @@
+import Foundation
+import Testing
+
+/// SPEC section 4 `import`: one transaction per command, de-duplication, repeats within the input,
+/// and the options that keep, reject or only report rows.
+extension ImportBehaviourTests {
+    // MARK: One transaction
+
+    enum Start: String, Sendable, CaseIterable { case seeded, empty }
+
+    @Test("several files are one transaction: an invalid second file keeps the first out", arguments: Start.allCases)
+    func filesAreOneTransaction(_ start: Start) throws {
+        let box = try Sandbox()
+        if start == .seeded { try box.seed() } else { try box.initEmpty() }
+        try box.write("good.csv", "title,year,genres\nGood One,2001,Film Noir\nGood Two,2002,Drama\n")
+        try box.write("bad-row.csv", "title,year\nLate,1700\n")
+        try box.write("bad-syntax.csv", "title,year\n\"Never closed,2003\n")
+        try box.write("bad.json", #"[{"title": "X"},"#)
+        let before = try box.dump()
+        for second in ["bad-row.csv", "bad-syntax.csv", "bad.json", "missing.csv"] {
+            let run = try box.moviecat("import", "good.csv", second)
+            #expect(run.status == (second == "missing.csv" ? 66 : 65), "\(run)")
+            #expect(run.errorLines.last?.hasPrefix("moviecat: error: ") == true, "\(run)")
+            #expect(try box.dump() == before, "good.csv landed although \(second) failed: \(run)")
+        }
+        let run = try box.moviecat("import", "good.csv", "good.csv")
+        #expect(run.status == 0, "\(run)")
+        #expect(try box.scalar("SELECT count(*) FROM movies WHERE title LIKE 'Good %'") == "2")
+    }
+
+    // MARK: Duplicates of stored movies
+
+    @Test("--on-duplicate update: present columns overwrite, empty cells set NULL, absent columns stay")
+    func updateKeepsAbsentColumns() throws {
+        let box = try Sandbox()
+        try box.seed()
+        // Aquaman 2018: action, 4, 180 min. Taken 2008: drama, 2, 60 min.
+        try box.write("up.csv", "title,year,rating,certification\naquaman,2018,9.5,pg-13\n  Taken ,2008,,\n")
+        let run = try box.moviecat("import", "up.csv")
+        #expect(run.status == 0, "\(run)")
+        #expect(run.reports == [ReportLine(file: "up.csv", read: 2, updated: 2)], "\(run)")
+        #expect(try box.rows("SELECT id, title, year, rating, duration_minutes, certification, genres FROM movie_list WHERE id IN (2, 12) ORDER BY id") == [
+            ["2", "aquaman", "2018", "9.5", "180", "PG-13", "Action"],
+            ["12", "Taken", "2008", sqlNull, "60", sqlNull, "Drama"],
+        ])
+        #expect(try box.scalar("SELECT count(*) FROM movies") == "13")
+    }
+
+    @Test("--on-duplicate update replaces genres only when the input has a genres column")
+    func updateReplacesGenres() throws {
+        let box = try Sandbox()
+        try box.seed()
+        try box.write("g.csv", "title,year,genres\nForrest Gump,1994,Drama|Romance\nTaken,2008,\n")
+        try box.write("nog.jsonl", #"{"title": "Aquaman", "year": 2018, "rating": 6}"# + "\n" + #"{"title": "Seven Samurai", "year": 1954, "genres": ["Drama"]}"# + "\n")
+        #expect(try box.moviecat("import", "g.csv").status == 0)
+        #expect(try box.moviecat("import", "nog.jsonl").status == 0)
+        #expect(try box.rows("SELECT title, ifnull(genres, '-') FROM movie_list WHERE title IN ('Forrest Gump', 'Taken', 'Aquaman', 'Seven Samurai') ORDER BY title") == [
+            ["Aquaman", "Action"], ["Forrest Gump", "Drama, Romance"], ["Seven Samurai", "Drama"], ["Taken", "-"],
+        ])
+    }
+
+    @Test("--on-duplicate skip keeps the stored movie and inserts the new ones")
+    func skipDuplicates() throws {
+        let box = try Sandbox()
+        try box.seed()
+        let aquaman = try box.rows("SELECT * FROM movies WHERE id = 2")
+        try box.write("s.csv", "title,year,genres,rating\nAQUAMAN,2018,Comedy,1\nBrand New,1999,Drama,3\n")
+        let run = try box.moviecat("import", "--on-duplicate", "skip", "s.csv")
+        #expect(run.status == 0, "\(run)")
+        #expect(run.reports == [ReportLine(file: "s.csv", read: 2, inserted: 1, skipped: 1)], "\(run)")
+        #expect(try box.rows("SELECT * FROM movies WHERE id = 2") == aquaman)
+        #expect(try box.scalar("SELECT genres FROM movie_list WHERE id = 2") == "Action")
+        #expect(try box.scalar("SELECT count(*) FROM movies") == "14")
+    }
+
+    @Test("--on-duplicate fail exits 65 naming the line and the stored movie, and writes nothing")
+    func failOnDuplicate() throws {
+        let box = try Sandbox()
+        try box.seed()
+        try box.write("dup.csv", "title,year\nNew One,2001\nNew Two,2002\nthe godfather,1972\n")
+        let before = try box.dump()
+        let run = try box.moviecat("import", "--on-duplicate", "fail", "dup.csv")
+        #expect(run.status == 65, "\(run)")
+        let last = try #require(run.errorLines.last)
+        #expect(last.hasPrefix("moviecat: error: dup.csv:4: "), "\(run)")
+        #expect(last.contains("movie 8") && last.contains("The Godfather"), "names the stored movie's id and title: \(run)")
+        #expect(try box.dump() == before)
+    }
+
+    // MARK: Repeats within the input
+
+    /// Six rows, three natural keys; the last repeat of each must win.
+    static let repeats = "title,year,genres,rating,duration,certification\n"
+        + "Echo,2000,Drama,5,100,PG\nFoxtrot,,Comedy,6,,\necho,2000,Crime|Drama,,110,r\n"
+        + "Golf,2001,,1,,\nECHO,2000,Horror,7.5,,g\nfoxtrot,,,,90,PG-13\n"
+    static let repeatsResult = [
+        ["ECHO", "2000", "7.5", sqlNull, "G", "horror"], ["Golf", "2001", "1.0", sqlNull, sqlNull, ""],
+        ["foxtrot", sqlNull, sqlNull, "90", "PG-13", ""],
+    ]
+
+    enum Path: String, Sendable, CaseIterable {
+        /// CSV into an empty catalog: the bulk path.
+        case bulk
+        /// CSV into a catalog that already holds a movie: row by row.
+        case rowByRow
+        /// JSON Lines into an empty catalog: row by row too.
+        case json
+    }
+
+    @Test("repeats within one input: the last one wins and the report counts them", arguments: Path.allCases)
+    func repeatsInInput(_ path: Path) throws {
+        let box = try Sandbox()
+        try box.initEmpty()
+        if path == .rowByRow {
+            try box.write("other.csv", "title,year\nZulu,1999\n")
+            #expect(try box.moviecat("import", "other.csv").status == 0)
+        }
+        var file = "repeats.csv"
+        if path == .json {
+            file = "repeats.jsonl"
+            try box.write(file, """
+                {"title": "Echo", "year": 2000, "genres": ["Drama"], "rating": 5, "duration": 100, "certification": "PG"}
+                {"title": "Foxtrot", "year": null, "genres": "Comedy", "rating": 6, "duration": null, "certification": ""}
+                {"title": "echo", "year": 2000, "genres": "Crime|Drama", "rating": null, "duration": "110", "certification": "r"}
+                {"title": "Golf", "year": 2001, "genres": [], "rating": 1, "duration": null, "certification": null}
+                {"title": "ECHO", "year": 2000, "genres": ["Horror"], "rating": 7.5, "duration": null, "certification": "g"}
+                {"title": "foxtrot", "year": null, "genres": null, "rating": null, "duration": 90, "certification": "PG-13"}
+
+                """)
+        } else {
+            try box.write(file, Self.repeats)
+        }
+        let run = try box.moviecat("import", file)
+        #expect(run.status == 0, "\(run)")
+        #expect(run.reports == [ReportLine(file: file, read: 6, inserted: 3, repeated: 3)], "\(run)")
+        #expect(run.stderr.contains("3 repeated in the input (last one kept)"), "\(run)")
+        #expect(try box.movieRows().filter { $0[0] != "Zulu" } == Self.repeatsResult)
+        #expect(try box.scalar("SELECT count(*) FROM movie_genres WHERE movie_id NOT IN (SELECT id FROM movies)") == "0")
+        #expect(try box.sql("PRAGMA integrity_check") == ["ok"])
+        #expect(try box.sql("PRAGMA journal_mode") == ["wal"])
+    }
+
+    @Test("a stored movie repeated in the input is updated once and the rest count as repeats")
+    func repeatsOfStoredMovie() throws {
+        let box = try Sandbox()
+        try box.seed()
+        try box.write("again.csv", "title,year,rating\nAquaman,2018,6\nAQUAMAN,2018,7\n")
+        let run = try box.moviecat("import", "again.csv")
+        #expect(run.status == 0, "\(run)")
+        #expect(try box.rows("SELECT title, rating FROM movies WHERE id = 2") == [["AQUAMAN", "7.0"]])
+        #expect(run.reports == [ReportLine(file: "again.csv", read: 2, updated: 1, repeated: 1)], "\(run)")
+    }
+
+    // MARK: Invalid rows
+
+    static let mixed = "title,year,rating,notes\nGood A,2001,7,\"x, y\"\n\"Bad \"\"B\"\"\",2002,11,y\nGood C,2003,8,z\n,2004,5,\"multi\nline\"\n"
+
+    @Test("--skip-invalid imports the valid rows, lists the problems and exits 0")
+    func skipInvalid() throws {
+        let box = try Sandbox()
+        try box.seed()
+        try box.write("mixed.csv", Self.mixed)
+        let run = try box.moviecat("import", "--skip-invalid", "mixed.csv")
+        #expect(run.status == 0, "\(run)")
+        #expect(run.reports == [ReportLine(file: "mixed.csv", read: 4, inserted: 2, rejected: 2)], "\(run)")
+        #expect(run.errorLines.contains("mixed.csv:3: rating: '11' is outside 0..10"), "\(run)")
+        #expect(run.errorLines.contains("mixed.csv:5: title: is blank"), "\(run)")
+        #expect(!run.stderr.contains("moviecat: error"), "\(run)")
+        #expect(try box.rows("SELECT title FROM movies WHERE id > 13 ORDER BY title") == [["Good A"], ["Good C"]])
+    }
+
+    @Test("--rejects writes the rejected rows as CSV, as read, plus an error column")
+    func rejectsFile() throws {
+        let box = try Sandbox()
+        try box.seed()
+        try box.write("mixed.csv", Self.mixed)
+        let run = try box.moviecat("import", "--skip-invalid", "--rejects", "rejects.csv", "mixed.csv")
+        #expect(run.status == 0, "\(run)")
+        let written = try String(contentsOfFile: box.path("rejects.csv"), encoding: .utf8)
+        #expect(written == "title,year,rating,notes,error\n"
+                + "\"Bad \"\"B\"\"\",2002,11,y,mixed.csv:3: rating: '11' is outside 0..10\n"
+                + ",2004,5,\"multi\nline\",mixed.csv:5: title: is blank\n")
+        // The rejects file is itself CSV with the original columns: its rows fail the same way again.
+        let again = try box.moviecat("import", "--skip-invalid", "rejects.csv")
+        #expect(again.status == 0 && again.reports == [ReportLine(file: "rejects.csv", read: 2, rejected: 2)], "\(again)")
+        #expect(again.stderr.contains("ignored columns: notes, error"), "\(again)")
+
+        let usage = try box.moviecat("import", "--rejects", "r2.csv", "mixed.csv")
+        #expect(usage.status == 64 && usage.stderr.contains("--skip-invalid"), "--rejects needs --skip-invalid: \(usage)")
+        #expect(!FileManager.default.fileExists(atPath: box.path("r2.csv")))
+    }
+
+    @Test("--dry-run reports what it would do and writes nothing")
+    func dryRun() throws {
+        let box = try Sandbox()
+        try box.seed()
+        try box.write("some.csv", "title,year,genres\nAquaman,2018,Film Noir\nNew One,2001,Neo Noir\nnew one,2001,\n")
+        let before = try box.dump()
+        let run = try box.moviecat("import", "--dry-run", "some.csv")
+        #expect(run.status == 0, "\(run)")
+        #expect(run.reports == [ReportLine(file: "some.csv", read: 3, inserted: 1, updated: 1, repeated: 1)], "\(run)")
+        #expect(run.errorLines.contains("dry run: nothing was written"), "\(run)")
+        #expect(try box.dump() == before)
+
+        try box.write("bad.csv", "title,rating\nBad,11\n")
+        let bad = try box.moviecat("import", "--dry-run", "bad.csv")
+        #expect(bad.status == 65 && bad.stderr.contains("bad.csv:2: rating:"), "\(bad)")
+        #expect(try box.dump() == before)
+    }
+}

@@ -1,0 +1,238 @@
+import Foundation
+import Testing
+
+/// SPEC section 4 `import` and issue 3: the report, field matching, formats, values and options.
+/// Duplicates, repeats and the options that keep or drop rows are in ImportBehaviourTests+Rows.swift.
+@Suite struct ImportBehaviourTests {
+    static let header = "title,year,genres,rating,duration,certification\n"
+
+    // MARK: Report
+
+    @Test("the report goes to stderr, one line per file, and stdout stays empty")
+    func report() throws {
+        let box = try Sandbox()
+        try box.seed()
+        try box.write("movies.csv", Self.header + "New One,2001,Drama,7,120,PG\nAquaman,2018,,,,\nNew Two,2002,,,,\n")
+        let run = try box.moviecat("import", "movies.csv")
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stdout.isEmpty, "\(run)")
+        #expect(run.errorLines.count == 1, "\(run)")
+        #expect(run.reports == [ReportLine(file: "movies.csv", read: 3, inserted: 2, updated: 1)], "\(run)")
+        #expect(try box.scalar("SELECT count(*) FROM movies") == "15")
+    }
+
+    @Test("several files: a line each plus a total")
+    func reportPerFile() throws {
+        let box = try Sandbox()
+        try box.seed()
+        try box.write("one.csv", "title\nOne\nTwo\n")
+        try box.write("two.jsonl", "{\"title\": \"Three\"}\n")
+        let run = try box.moviecat("import", "one.csv", "two.jsonl")
+        #expect(run.status == 0, "\(run)")
+        #expect(run.reports == [ReportLine(file: "one.csv", read: 2, inserted: 2), ReportLine(file: "two.jsonl", read: 1, inserted: 1),
+                                ReportLine(file: "total", read: 3, inserted: 3)], "\(run)")
+    }
+
+    @Test("--quiet prints nothing and still imports")
+    func quiet() throws {
+        let box = try Sandbox()
+        try box.seed()
+        try box.write("movies.csv", "title,year,extra\nQuiet One,2001,x\n")
+        let run = try box.moviecat("import", "--quiet", "movies.csv")
+        #expect(run.status == 0 && run.stdout.isEmpty && run.stderr.isEmpty, "\(run)")
+        #expect(try box.scalar("SELECT count(*) FROM movies WHERE title = 'Quiet One'") == "1")
+    }
+
+    @Test("unknown columns and keys are ignored and named once", arguments: ["csv", "json"])
+    func ignoredColumns(_ format: String) throws {
+        let box = try Sandbox()
+        try box.initEmpty()
+        let file = "list.\(format)"
+        if format == "csv" {
+            try box.write(file, "id,title,imdb_id,year,notes\n1,A,tt1,2001,x\n2,B,tt2,2002,y\n3,C,tt3,2003,z\n")
+        } else {
+            try box.write(file, #"[{"id": 1, "title": "A", "imdb_id": "tt1"}, {"id": 2, "title": "B", "notes": "y"}, {"id": 3, "title": "C", "imdb_id": "tt3", "notes": "z"}]"#)
+        }
+        let run = try box.moviecat("import", file)
+        #expect(run.status == 0, "\(run)")
+        let ignored = run.errorLines.filter { $0.contains("ignored") }
+        #expect(ignored == ["\(file): ignored columns: id, imdb_id, notes"], "\(run)")
+        for name in ["imdb_id", "notes"] {
+            #expect(run.stderr.components(separatedBy: name).count == 2, "\(name) named once: \(run)")
+        }
+        #expect(try box.scalar("SELECT count(*) FROM movies") == "3")
+    }
+
+    // MARK: Field matching
+
+    struct AliasCase: Sendable, CustomStringConvertible {
+        let header: [String]
+        var description: String { header.joined(separator: ",") }
+    }
+
+    @Test("aliases match case-insensitively", arguments: [
+        AliasCase(header: ["primaryTitle", "startYear", "genre", "averageRating", "runtimeMinutes", "mpaa"]),
+        AliasCase(header: ["PRIMARYTITLE", "STARTYEAR", "GENRE", "AVERAGERATING", "RUNTIMEMINUTES", "MPAA"]),
+        AliasCase(header: ["Title", "release_year", "Genres", "imdb_rating", "runtime", "certificate"]),
+        AliasCase(header: ["title", "Year", "genres", "Score", "length", "Rated"]),
+        AliasCase(header: [" Title ", "YEAR", "genres", "rating", "Duration_Minutes", "Certification"]),
+    ])
+    func aliases(_ c: AliasCase) throws {
+        let box = try Sandbox()
+        try box.initEmpty()
+        try box.write("aliased.csv", c.header.joined(separator: ",") + "\nAliased,1999,Drama|Crime,8.5,135,pg-13\n")
+        let run = try box.moviecat("import", "aliased.csv")
+        #expect(run.status == 0, "\(run)")
+        #expect(!run.stderr.contains("ignored"), "no column is ignored: \(run)")
+        #expect(try box.movieRows() == [["Aliased", "1999", "8.5", "135", "PG-13", "crime|drama"]])
+    }
+
+    @Test("'name' is not an alias of title: no title column, exit 65 naming the columns")
+    func nameIsNotTitle() throws {
+        let box = try Sandbox()
+        try box.seed()
+        try box.write("names.csv", "name,year\nX,2000\n")
+        let run = try box.moviecat("import", "names.csv")
+        #expect(run.status == 65, "\(run)")
+        #expect(run.errorLines.last?.hasPrefix("moviecat: error: names.csv:1: no title column") == true, "\(run)")
+        #expect(run.stderr.contains("'name', 'year'"), "\(run)")
+    }
+
+    @Test("--map field=column reads a field from any column, and wins over the aliases")
+    func mapOverrides() throws {
+        let box = try Sandbox()
+        try box.initEmpty()
+        try box.write("list.csv", "Name,Released,title,Stars\nMapped,1999,Not This,4.5\n")
+        let run = try box.moviecat("import", "list.csv", "--map", "title=Name", "--map", "year=Released", "--map=rating=stars")
+        #expect(run.status == 0, "\(run)")
+        #expect(try box.movieRows() == [["Mapped", "1999", "4.5", sqlNull, sqlNull, ""]])
+        #expect(run.stderr.contains("ignored columns: title"), "the unmapped title column is ignored: \(run)")
+
+        let bad = try box.moviecat("import", "list.csv", "--map", "plot=Name")
+        #expect(bad.status == 64 && bad.stderr.contains("plot=Name"), "\(bad)")
+    }
+
+    // MARK: Formats
+
+    struct FormatCase: Sendable, CustomStringConvertible {
+        let file: String
+        let text: String
+        var format: String?
+        var status: Int32 = 0
+        var description: String { file + (format.map { " --format \($0)" } ?? "") }
+    }
+
+    @Test("the format comes from the extension, else --format", arguments: [
+        FormatCase(file: "a.csv", text: "title,year\nFrom CSV,2001\n"),
+        FormatCase(file: "a.TSV", text: "title\tyear\nFrom TSV\t2001\n"),
+        FormatCase(file: "a.json", text: #"[{"title": "From JSON", "year": 2001}]"#),
+        FormatCase(file: "a.jsonl", text: #"{"title": "From JSONL", "year": 2001}"# + "\n"),
+        FormatCase(file: "a.ndjson", text: #"{"title": "From NDJSON", "year": 2001}"# + "\n"),
+        FormatCase(file: "a.txt", text: "title,year\nFrom text,2001\n", status: 64),
+        FormatCase(file: "a.txt", text: "title,year\nFrom text,2001\n", format: "csv"),
+        FormatCase(file: "a.csv", text: "title\tyear\nTabs in a .csv\t2001\n", format: "tsv"),
+        FormatCase(file: "-", text: "title,year\nFrom stdin,2001\n", format: "csv"),
+        FormatCase(file: "-", text: "title\tyear\nFrom stdin\t2001\n", format: "tsv"),
+        FormatCase(file: "-", text: #"[{"title": "From stdin", "year": 2001}]"#, format: "json"),
+        FormatCase(file: "-", text: #"{"title": "From stdin", "year": 2001}"#, format: "jsonl"),
+        FormatCase(file: "-", text: "title,year\nFrom stdin,2001\n", status: 64),
+        FormatCase(file: "a.csv", text: "title,year\nX,2001\n", format: "xml", status: 64),
+    ])
+    func formats(_ c: FormatCase) throws {
+        let box = try Sandbox()
+        try box.seed()
+        let before = try box.dump()
+        var arguments = ["import", c.file]
+        if let format = c.format { arguments += ["--format", format] }
+        if c.file != "-" { try box.write(c.file, c.text) }
+        let run = try box.moviecat(arguments, stdin: c.file == "-" ? c.text : nil)
+        #expect(run.status == c.status, "\(run)")
+        if c.status == 0 {
+            #expect(run.reports == [ReportLine(file: c.file, read: 1, inserted: 1)], "\(run)")
+            #expect(try box.scalar("SELECT count(*) FROM movies WHERE year = 2001") == "1")
+        } else {
+            #expect(run.errorLines.contains { $0.hasPrefix("moviecat: error: ") && ($0.contains("--format") || $0.contains("xml")) }, "\(run)")
+            #expect(try box.dump() == before)
+        }
+    }
+
+    // MARK: Values
+
+    @Test("durations: minutes, hours, hours and minutes, h:mm:ss, and JSON numbers")
+    func durations() throws {
+        let box = try Sandbox()
+        try box.initEmpty()
+        try box.write("d.csv", "title,duration\nPlain,120\nHours,2h\nSpaced,1h 30m\nJoined,1h30m\nClock,1:30:00\nMinutes,95m\n")
+        try box.write("d.json", #"[{"title": "Number", "duration": 95}, {"title": "Text", "duration": "2h"}]"#)
+        let run = try box.moviecat("import", "d.csv", "d.json")
+        #expect(run.status == 0, "\(run)")
+        #expect(try box.rows("SELECT title, duration_minutes FROM movies ORDER BY title") == [
+            ["Clock", "90"], ["Hours", "120"], ["Joined", "90"], ["Minutes", "95"], ["Number", "95"], ["Plain", "120"],
+            ["Spaced", "90"], ["Text", "120"],
+        ])
+    }
+
+    @Test("genres split on |, , and ; (trimmed, empty parts dropped), or come as a JSON array")
+    func genreLists() throws {
+        let box = try Sandbox()
+        try box.initEmpty()
+        try box.write("g.csv", "title,genres\nPipes,Drama|Comedy\nCommas,\"Drama,Comedy\"\nSemicolons,Drama;Comedy\n"
+                      + "Loose,\" drama | | COMEDY ;\"\nMixed,Drama|Comedy;Crime\nNone,\n")
+        try box.write("g.json", #"[{"title": "Array", "genres": ["Drama", "comedy"]}, {"title": "Text", "genres": "Drama;Comedy"}, {"title": "Empty", "genres": []}]"#)
+        let run = try box.moviecat("import", "g.csv", "g.json")
+        #expect(run.status == 0, "\(run)")
+        #expect(try box.rows("SELECT title, (SELECT count(*) FROM movie_genres WHERE movie_id = movies.id) FROM movies ORDER BY title") == [
+            ["Array", "2"], ["Commas", "2"], ["Empty", "0"], ["Loose", "2"], ["Mixed", "3"], ["None", "0"], ["Pipes", "2"],
+            ["Semicolons", "2"], ["Text", "2"],
+        ])
+        #expect(try box.movieRows().map { $0[5] }.filter { !$0.isEmpty }.allSatisfy { $0 == "comedy|drama" || $0 == "comedy|crime|drama" })
+        #expect(try box.scalar("SELECT count(*) FROM genres") == box.scalar("SELECT count(*) FROM genres WHERE id <= 22"),
+                "known genres are matched, not added again")
+    }
+
+    @Test("a new genre is added with code = slug and the name as first seen")
+    func newGenres() throws {
+        let box = try Sandbox()
+        try box.seed()
+        let known = try box.scalar("SELECT count(*) FROM genres")
+        try box.write("g.csv", "title,genres\nOne,Film Noir|sci-fi\nTwo,film noir|SCI-FI|Sci-Fi\nThree,FILM-NOIR;Neo Noir\n")
+        let run = try box.moviecat("import", "g.csv")
+        #expect(run.status == 0, "\(run)")
+        #expect(try box.rows("SELECT code, name FROM genres WHERE code IN ('film-noir', 'neo-noir', 'sci-fi') ORDER BY code") == [
+            ["film-noir", "Film Noir"], ["neo-noir", "Neo Noir"], ["sci-fi", "Sci-Fi"],
+        ])
+        #expect(try box.scalar("SELECT count(*) FROM genres") == String(Int(known)! + 2))
+        #expect(try box.rows("SELECT title, genres FROM movie_list WHERE title IN ('One', 'Two', 'Three') ORDER BY title") == [
+            ["One", "Film Noir, Sci-Fi"], ["Three", "Film Noir, Neo Noir"], ["Two", "Film Noir, Sci-Fi"],
+        ])
+    }
+
+    @Test("CSV: BOM, CRLF, quoted fields with doubled quotes, commas and line breaks")
+    func csvDialect() throws {
+        let box = try Sandbox()
+        try box.initEmpty()
+        let text = "\u{FEFF}title,year,certification\r\n\"Line one\r\nLine two\",2000,r\r\n\"Say \"\"Hi\"\", world\",2001,\r\nPlain,2002,pg\r\n"
+        try box.write("bom.csv", text)
+        let run = try box.moviecat("import", "bom.csv")
+        #expect(run.status == 0, "\(run)")
+        #expect(!run.stderr.contains("ignored"), "the BOM is not part of the first column's name: \(run)")
+        #expect(try box.rows("SELECT hex(title), year, certification FROM movies ORDER BY year") == [
+            [Self.hex("Line one\r\nLine two"), "2000", "R"], [Self.hex("Say \"Hi\", world"), "2001", sqlNull], [Self.hex("Plain"), "2002", "PG"],
+        ])
+    }
+
+    @Test(#"TSV: \N is null, quotes are literal, empty cells are null"#)
+    func tsvDialect() throws {
+        let box = try Sandbox()
+        try box.initEmpty()
+        try box.write("t.tsv", "title\tyear\tgenres\trating\truntimeMinutes\n\"Quoted\" Title\t\\N\t\\N\t\\N\t\\N\nEmpty Cells\t\t\t\t\nFull\t1999\tDrama,Crime\t7.5\t95\n")
+        let run = try box.moviecat("import", "t.tsv")
+        #expect(run.status == 0, "\(run)")
+        #expect(try box.movieRows() == [
+            ["\"Quoted\" Title", sqlNull, sqlNull, sqlNull, sqlNull, ""], ["Empty Cells", sqlNull, sqlNull, sqlNull, sqlNull, ""],
+            ["Full", "1999", "7.5", "95", sqlNull, "crime|drama"],
+        ])
+    }
+
+    static func hex(_ text: String) -> String { text.utf8.map { String(format: "%02X", $0) }.joined() }
+}
