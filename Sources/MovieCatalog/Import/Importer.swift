@@ -24,11 +24,13 @@ public final class Importer {
     public func run(paths: [String]) throws -> ImportReport {
         var inputs: [(ByteReader, ImportFormat)] = []
         for path in paths {
-            guard let format = options.format ?? ImportFormat.from(path: path) else {
+            // A missing file says so (66) before anything is said about its format.
+            let input = path == "-" && options.format == nil ? nil : try ByteReader(path: path)
+            guard let input, let format = options.format ?? ImportFormat.from(path: path) else {
                 let what = path == "-" ? "standard input" : "'\(path)'"
                 throw CatalogError(.usage, "cannot tell the format of \(what); use --format csv|tsv|json|jsonl")
             }
-            inputs.append((try ByteReader(path: path), format))
+            inputs.append((input, format))
         }
         let db = catalog.db
         let started = monotonicSeconds()

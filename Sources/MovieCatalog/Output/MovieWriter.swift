@@ -29,7 +29,7 @@ public final class MovieWriter {
     /// Writes (or, for the table, collects) one movie.
     public func write(_ movie: Movie) {
         switch format {
-        case .table: table?.append(movie)
+        case .table: table?.append(movie, to: out)
         case .csv: out.write(MovieWriter.delimited(movie, separator: ",", quote: TextEscaping.csv) + "\n")
         case .tsv: out.write(MovieWriter.delimited(movie, separator: "\t", quote: TextEscaping.tsv) + "\n")
         case .json: out.write((count == 0 ? "\n" : ",\n") + MovieWriter.json(movie))
@@ -65,27 +65,40 @@ public final class MovieWriter {
 }
 
 /// The aligned table people read: ID, Title, Year, Genres, Rating, Duration, Certification.
+///
+/// Column widths come from the first rows; after that rows stream, so a million-row table
+/// does not sit in memory (a later, longer cell just widens its own line).
 final class MovieTable {
     private let genres: GenreCatalogue
     private let width: Int?
     private var rows: [[String]] = []
+    private var widths: [Int]?
     private static let headers = ["ID", "Title", "Year", "Genres", "Rating", "Duration", "Certification"]
     private static let rightAligned: Set<Int> = [0, 2, 4]
+    /// Rows measured before the widths are fixed.
+    static let window = 1000
 
     init(genres: GenreCatalogue, width: Int?) {
         self.genres = genres
         self.width = width
     }
 
-    func append(_ m: Movie) {
-        rows.append([String(m.id), m.title, m.year.map(String.init) ?? "",
-                     m.genres.map(genres.name(of:)).joined(separator: ", "),
-                     m.rating.map(MovieTable.rating) ?? "", m.durationMinutes.map(MovieTable.duration) ?? "",
-                     m.certification ?? ""])
+    func append(_ m: Movie, to out: TextOutput) {
+        let row = [String(m.id), m.title, m.year.map(String.init) ?? "",
+                   m.genres.map(genres.name(of:)).joined(separator: ", "),
+                   m.rating.map(MovieTable.rating) ?? "", m.durationMinutes.map(MovieTable.duration) ?? "",
+                   m.certification ?? ""]
+        if let widths {
+            out.write(line(row, widths))
+            return
+        }
+        rows.append(row)
+        if rows.count == MovieTable.window { render(to: out) }
     }
 
+    /// Fixes the widths from the rows so far and prints them under the header.
     func render(to out: TextOutput) {
-        guard !rows.isEmpty else { return }
+        guard widths == nil, !rows.isEmpty else { return }
         var widths = MovieTable.headers.map(DisplayWidth.of)
         for row in rows {
             for (i, cell) in row.enumerated() { widths[i] = max(widths[i], DisplayWidth.of(cell)) }
@@ -96,18 +109,22 @@ final class MovieTable {
             let gaps = 2 * (widths.count - 1)
             widths[1] = max(5, min(widths[1], width - others - gaps))
         }
-        func line(_ cells: [String]) -> String {
-            var parts: [String] = []
-            for (i, cell) in cells.enumerated() {
-                let text = i == 1 ? DisplayWidth.truncate(cell, to: widths[i]) : cell
-                parts.append(DisplayWidth.pad(text, to: widths[i], rightAligned: MovieTable.rightAligned.contains(i)))
-            }
-            var text = parts.joined(separator: "  ")
-            while text.last == " " { text.removeLast() }
-            return text + "\n"
+        self.widths = widths
+        out.write(line(MovieTable.headers, widths))
+        for row in rows { out.write(line(row, widths)) }
+        rows = []
+    }
+
+    /// One aligned line; titles are cut only on a terminal.
+    private func line(_ cells: [String], _ widths: [Int]) -> String {
+        var parts: [String] = []
+        for (i, cell) in cells.enumerated() {
+            let text = i == 1 && width != nil ? DisplayWidth.truncate(cell, to: widths[i]) : cell
+            parts.append(DisplayWidth.pad(text, to: widths[i], rightAligned: MovieTable.rightAligned.contains(i)))
         }
-        out.write(line(MovieTable.headers))
-        for row in rows { out.write(line(row)) }
+        var text = parts.joined(separator: "  ")
+        while text.last == " " { text.removeLast() }
+        return text + "\n"
     }
 
     /// A rating with one decimal: `7.5`, `5.0`.

@@ -1,0 +1,228 @@
+import Foundation
+import Testing
+
+/// Issue 3, tests: the same movies written as CSV, TSV, JSON and JSON Lines import to identical
+/// catalogs; `filter --format jsonl | import --format jsonl -` reproduces a catalog; an IMDb-style
+/// `title.basics.tsv` imports correctly.
+@Suite struct ImportRoundTripTests {
+    /// One generated movie, with the text forms its values are written in.
+    struct Movie {
+        var title: String
+        var year: Int?
+        /// Tenths: 75 is 7.5.
+        var rating: Int?
+        var minutes: Int?
+        /// How the duration is written in text formats (`95`, `2h`, `1h 35m`, `1:35:00`).
+        var durationText: String?
+        var certification: String?
+        var genres: [String]
+    }
+
+    static let hostile = ["Plain", "\"Quoted\"", "comma, here", "semi;colon", "pipe|bar", "Amélie", "Ñandú", "東京物語",
+                          "Привет", "עברית", "🎬", "👩‍👩‍👧", "e\u{301}", "back\\slash", "\\N inside", "'single'", "null",
+                          "true", "{\"json\": 1}", "[1]", "1994", "<b>html</b>", "%_like", "zero\u{200B}width", "~/x"]
+    /// Only where no TSV is written: TSV has no quoting.
+    static let unquotable = ["tab\there", "new\nline", "crlf\r\nend", "\"\nquote then line"]
+    static let prefixes = ["", "", "", "=", "-", "+", "@", " ", "  \""]
+    static let certifications = ["G", "PG", "pg-13", "R", "NC-17", "tv-ma", "Unrated"]
+    /// Genre names as written, with the code each must end up as.
+    static let genreCodes = ["Drama": "drama", "drama": "drama", "Comedy": "comedy", "Sci-Fi": "sci-fi", "SCI-FI": "sci-fi",
+                             "Film Noir": "film-noir", "film-noir": "film-noir", "Action": "action", "Neo Noir": "neo-noir",
+                             "K-Drama": "k-drama", "thriller": "thriller"]
+
+    static func generate(round: Int, count: Int = 40) -> [Movie] {
+        var random = SeededRandom(seed: 0x5EED_0000 + UInt64(round))
+        let pieces = hostile + (round % 2 == 0 ? [] : unquotable)
+        var seen = Set<String>()
+        var movies: [Movie] = []
+        while movies.count < count {
+            var title = prefixes.randomElement(using: &random)!
+            for i in 0..<Int.random(in: 1...4, using: &random) {
+                title += (i == 0 ? "" : " ") + pieces.randomElement(using: &random)!
+            }
+            let key = title.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+            guard !key.isEmpty, seen.insert(key).inserted else { continue }
+            var movie = Movie(title: title, genres: [])
+            if Int.random(in: 0..<10, using: &random) < 7 { movie.year = Int.random(in: 1870...2100, using: &random) }
+            if Int.random(in: 0..<10, using: &random) < 7 { movie.rating = Int.random(in: 0...100, using: &random) }
+            if Int.random(in: 0..<10, using: &random) < 7 {
+                let minutes = Int.random(in: 1...400, using: &random)
+                movie.minutes = minutes
+                let (h, m) = (minutes / 60, minutes % 60)
+                switch Int.random(in: 0..<4, using: &random) {
+                case 1 where m == 0: movie.durationText = "\(h)h"
+                case 2 where h > 0: movie.durationText = "\(h)h \(m)m"
+                case 3: movie.durationText = "\(h):" + (m < 10 ? "0" : "") + "\(m):00"
+                default: movie.durationText = "\(minutes)"
+                }
+            }
+            if Bool.random(using: &random) { movie.certification = certifications.randomElement(using: &random)! }
+            movie.genres = (0..<Int.random(in: 0...3, using: &random)).map { _ in genreCodes.keys.sorted().randomElement(using: &random)! }
+            movies.append(movie)
+        }
+        return movies
+    }
+
+    static func ratingText(_ tenths: Int) -> String { "\(tenths / 10).\(tenths % 10)" }
+
+    /// Rows as `Sandbox.movieRows` gives them, with titles as hex (byte-exact), sorted by bytes.
+    static func expectedRows(_ movies: [Movie]) -> [[String]] {
+        movies.map { m in
+            [hex(m.title.trimmingCharacters(in: .whitespacesAndNewlines)), m.year.map(String.init) ?? sqlNull,
+             m.rating.map(ratingText) ?? sqlNull, m.minutes.map(String.init) ?? sqlNull,
+             m.certification?.uppercased() ?? sqlNull, Set(m.genres.map { genreCodes[$0]! }).sorted().joined(separator: "|")]
+        }.sorted { $0.lexicographicallyPrecedes($1) }
+    }
+
+    static func hex(_ text: String) -> String { text.utf8.map { String(format: "%02X", $0) }.joined() }
+
+    /// A catalog's movies with hex titles, sorted the same way as `expectedRows`.
+    static func actualRows(_ box: Sandbox, db: String) throws -> [[String]] {
+        try box.movieRows(db: db).map { [hex($0[0])] + $0.dropFirst() }.sorted { $0.lexicographicallyPrecedes($1) }
+    }
+
+    // MARK: Writers
+
+    static let columns = ["title", "year", "genres", "rating", "duration", "certification"]
+
+    static func cells(_ m: Movie) -> [String: String?] {
+        ["title": m.title, "year": m.year.map(String.init), "genres": m.genres.isEmpty ? nil : m.genres.joined(separator: "|"),
+         "rating": m.rating.map(ratingText), "duration": m.durationText, "certification": m.certification]
+    }
+
+    static func delimited(_ movies: [Movie], tsv: Bool, random: inout SeededRandom) -> String {
+        let order = columns.shuffled(using: &random)
+        let separator = tsv ? "\t" : ","
+        var out = (tsv ? "" : "\u{FEFF}") + order.joined(separator: separator) + "\n"
+        for m in movies {
+            let row = cells(m)
+            out += order.map { column -> String in
+                let value = row[column]!
+                if tsv { return value.map { column == "genres" ? $0.replacing("|", with: ",") : $0 } ?? (Bool.random(using: &random) ? "\\N" : "") }
+                return csvField(value ?? "", always: Bool.random(using: &random))
+            }.joined(separator: separator) + (Bool.random(using: &random) ? "\r\n" : "\n")
+        }
+        return out
+    }
+
+    static func jsonObject(_ m: Movie, random: inout SeededRandom) -> String {
+        var members: [String] = []
+        let ascii = Bool.random(using: &random)
+        for column in columns.shuffled(using: &random) {
+            let value: String?
+            switch column {
+            case "title": value = jsonString(m.title, asciiOnly: ascii)
+            case "year": value = m.year.map(String.init)
+            case "rating": value = m.rating.map(ratingText)
+            case "duration": value = m.durationText.map { Int($0) != nil ? $0 : jsonString($0) }
+            case "certification": value = m.certification.map { jsonString($0) }
+            default:
+                if m.genres.isEmpty { value = Bool.random(using: &random) ? "[]" : nil }
+                else if Bool.random(using: &random) { value = jsonString(m.genres.joined(separator: ";")) }
+                else { value = "[" + m.genres.map { jsonString($0, asciiOnly: ascii) }.joined(separator: ", ") + "]" }
+            }
+            if let value { members.append(jsonString(column) + ": " + value) }
+            else if Bool.random(using: &random) { members.append(jsonString(column) + ": null") }
+        }
+        return "{" + members.joined(separator: ", ") + "}"
+    }
+
+    // MARK: Tests
+
+    @Test("random hostile movie lists import to identical catalogs from every format", arguments: 0..<10)
+    func property(_ round: Int) throws {
+        let movies = Self.generate(round: round)
+        var random = SeededRandom(seed: 0xF0F0 + UInt64(round))
+        let box = try Sandbox()
+        var files = [
+            "movies.csv": Self.delimited(movies, tsv: false, random: &random),
+            "movies.json": "[\n" + movies.map { Self.jsonObject($0, random: &random) }.joined(separator: ",\n") + "\n]\n",
+            "movies.jsonl": movies.map { Self.jsonObject($0, random: &random) + "\n" }.joined(),
+        ]
+        let tsvSafe = !movies.contains { $0.title.unicodeScalars.contains { $0 == "\t" || $0 == "\n" || $0 == "\r" } }
+        #expect(tsvSafe == (round % 2 == 0), "TSV is written in the even rounds")
+        if tsvSafe { files["movies.tsv"] = Self.delimited(movies, tsv: true, random: &random) }
+        let expected = Self.expectedRows(movies)
+        var genreTables: [[[String]]] = []
+        for (name, text) in files.sorted(by: { $0.key < $1.key }) {
+            try box.write(name, text)
+            let db = box.path(name + ".sqlite")
+            let run = try runProcess(moviecatBinary, ["--db", db, "import", name], directory: box.dir)
+            #expect(run.status == 0, "\(name): \(run)")
+            #expect(run.reports == [ReportLine(file: name, read: movies.count, inserted: movies.count)], "\(name): \(run)")
+            #expect(try Self.actualRows(box, db: db) == expected, "\(name) imported differently")
+            #expect(try box.sql("PRAGMA integrity_check", db: db) == ["ok"])
+            genreTables.append(try box.rows("SELECT code, name FROM genres ORDER BY code", db: db))
+        }
+        #expect(Set(genreTables).count == 1, "every format added the same genres, named alike")
+    }
+
+    /// Pipes `filter --format jsonl` of the sandbox's catalog into `import --format jsonl -` of a new one.
+    static func roundTrip(_ box: Sandbox) throws -> String {
+        let exported = try box.moviecat("filter", "--format", "jsonl")
+        try #require(exported.status == 0, "\(exported)")
+        let copy = box.path("copy.sqlite")
+        let run = try runProcess(moviecatBinary, ["--db", copy, "import", "--format", "jsonl", "-"],
+                                 stdin: Data(exported.stdout.utf8), directory: box.dir)
+        #expect(run.status == 0, "\(run)")
+        #expect(run.report("-")?.inserted == exported.lines.count, "\(run)")
+        return copy
+    }
+
+    @Test("filter --format jsonl piped into import --format jsonl - reproduces the catalog", arguments: [1, 2])
+    func jsonlRoundTrip(_ round: Int) throws {
+        let box = try Sandbox()
+        try box.seed()
+        // Hostile titles on top of the demo movies, with standard genres only.
+        var movies = Self.generate(round: round)
+        for i in movies.indices { movies[i].genres = movies[i].genres.filter { ["Drama", "Comedy", "Sci-Fi", "Action"].contains($0) } }
+        var random = SeededRandom(seed: UInt64(round))
+        try box.write("more.jsonl", movies.map { Self.jsonObject($0, random: &random) + "\n" }.joined())
+        #expect(try box.moviecat("import", "more.jsonl").status == 0)
+        let copy = try Self.roundTrip(box)
+        #expect(try box.movieList(db: copy) == box.movieList())
+        #expect(try Self.actualRows(box, db: copy) == Self.actualRows(box, db: box.db))
+        #expect(try box.scalar("SELECT count(*) FROM movies", db: copy) == String(13 + movies.count))
+        #expect(try box.rows("SELECT code, name FROM genres ORDER BY code", db: copy) == box.rows("SELECT code, name FROM genres ORDER BY code"))
+    }
+
+    @Test("the round trip keeps a genre the catalog added, with its display name")
+    func jsonlRoundTripNewGenre() throws {
+        let box = try Sandbox()
+        try box.seed()
+        try box.write("noir.csv", "title,year,genres\nSunset Blvd.,1950,Film Noir|Drama\n")
+        #expect(try box.moviecat("import", "noir.csv").status == 0)
+        let copy = try Self.roundTrip(box)
+        #expect(try Self.actualRows(box, db: copy) == Self.actualRows(box, db: box.db), "genre codes survive")
+        #expect(try box.rows("SELECT code, name FROM genres WHERE code = 'film-noir'", db: copy) == [["film-noir", "Film Noir"]],
+                "the new catalog names the genre as the old one does")
+        #expect(try box.movieList(db: copy) == box.movieList())
+    }
+
+    @Test("an IMDb-style title.basics.tsv imports", arguments: ["empty", "seeded"])
+    func imdbBasics(_ start: String) throws {
+        let box = try Sandbox()
+        if start == "seeded" { try box.seed() } else { try box.initEmpty() }
+        try box.copyFixture("title.basics.tsv")
+        let run = try box.moviecat("import", "title.basics.tsv")
+        #expect(run.status == 0, "\(run)")
+        // 17 rows, one natural key twice (two 'Carmen' films of 1915); three are demo movies when seeded.
+        let updated = start == "seeded" ? 3 : 0
+        #expect(run.reports == [ReportLine(file: "title.basics.tsv", read: 17, inserted: 16 - updated, updated: updated, repeated: 1)], "\(run)")
+        #expect(run.errorLines.contains("title.basics.tsv: ignored columns: tconst, titleType, originalTitle, isAdult, endYear"), "\(run)")
+        #expect(try box.scalar("SELECT count(*) FROM movies") == String(16 + (start == "seeded" ? 10 : 0)))
+        let rows = try box.movieRows()
+        func row(_ title: String) -> [String]? { rows.first { $0[0] == title } }
+        #expect(row("Carmencita") == ["Carmencita", "1894", sqlNull, "1", sqlNull, "documentary|short"])
+        #expect(row("Carmen") == ["Carmen", "1915", sqlNull, sqlNull, sqlNull, "comedy"], "the last Carmen of 1915 wins")
+        #expect(row("Sunset Blvd.") == ["Sunset Blvd.", "1950", sqlNull, "110", sqlNull, "drama|film-noir"])
+        #expect(row("Amélie") == ["Amélie", "2001", sqlNull, "122", sqlNull, "comedy|romance"])
+        #expect(row("\"Weird Al\" Yankovic: The Ultimate Video Collection") ==
+                ["\"Weird Al\" Yankovic: The Ultimate Video Collection", "2003", sqlNull, sqlNull, sqlNull, "comedy|music"])
+        #expect(row("Untitled \"Project\", Part 2") == ["Untitled \"Project\", Part 2", sqlNull, sqlNull, sqlNull, sqlNull, ""])
+        #expect(row("Seven Samurai") == ["Seven Samurai", "1954", start == "seeded" ? "3.0" : sqlNull, "207", sqlNull, "action|drama"],
+                "an update keeps the rating, which the file lacks")
+        #expect(try box.rows("SELECT code, name FROM genres WHERE code = 'film-noir'") == [["film-noir", "Film-Noir"]])
+        #expect(try box.sql("PRAGMA integrity_check") == ["ok"])
+    }
+}
