@@ -23,6 +23,7 @@ final class ImportWriter {
     private let deleteGenreLinks: Statement
     private let insertGenre: Statement
     private var updates: [ImportFields: Statement] = [:]
+    private var touched: Statement?
     /// Lower-cased genre code or name -> genre id.
     private var genreIDs: [String: Int64] = [:]
     /// Index definitions dropped for a bulk load, rebuilt by `finish()`.
@@ -71,13 +72,13 @@ final class ImportWriter {
     /// Stores one row according to the duplicate policy; returns what happened and the movie's id.
     func write(_ row: ImportRow, file: String) throws -> (outcome: Outcome, id: Int64) {
         if !appending, let (id, existing) = try find(row) {
-            let repeated = id > maxIDBefore
+            var repeated = id > maxIDBefore
             if !repeated {
                 switch policy {
                 case .skip: return (.skipped, id)
                 case .fail:
                     throw CatalogError(.dataError, "\(file):\(row.line): '\(row.title)' is already in the catalog as \(existing) (--on-duplicate fail)")
-                case .update: break
+                case .update: repeated = try touchStored(id)
                 }
             }
             try update(id, with: row)
@@ -166,6 +167,18 @@ final class ImportWriter {
         guard try lookup.step() else { return nil }
         let id = lookup.int64(0)
         return (id, "movie \(id) '\(lookup.text(1))'" + (lookup.optionalInt(2).map { " (\($0))" } ?? ""))
+    }
+
+    /// Records that this import updated stored movie `id`; true when it already had (a repeat).
+    /// Kept in a temporary table, not in memory, so a huge update stays flat.
+    private func touchStored(_ id: Int64) throws -> Bool {
+        if touched == nil {
+            try db.execute("CREATE TEMP TABLE IF NOT EXISTS import_touched (id INTEGER PRIMARY KEY)")
+            touched = try db.prepare("INSERT OR IGNORE INTO temp.import_touched (id) VALUES (?)", persistent: true)
+        }
+        try touched!.bind([.integer(id)])
+        try touched!.step()
+        return db.changes == 0
     }
 
     /// Overwrites the fields the input has; genres are replaced when it has a genres column.
@@ -288,6 +301,10 @@ final class ImportWriter {
     /// Rebuilds any indexes dropped for the bulk load (inside the same transaction).
     func finish() throws {
         _ = try endOfInput()
+        if touched != nil {
+            touched = nil
+            try db.execute("DROP TABLE temp.import_touched")
+        }
         for index in droppedIndexes { try db.execute(index.sql) }
         droppedIndexes = []
     }

@@ -74,11 +74,20 @@ public enum CompletionScript {
             fi
             case "$cmd" in
                 filter|facets|save-preset)
-                    case "$cur" in
+                    # With ':' in COMP_WORDBREAKS (bash's default) "genre:co" arrives as
+                    # genre, :, co; rejoin it, and reply with what replaces the last piece.
+                    local word="$cur" lead=""
+                    if [[ "$cur" == ":" ]]; then
+                        word="$prev:"; lead=":"
+                    elif [[ "$prev" == ":" && $COMP_CWORD -ge 2 ]]; then
+                        word="${COMP_WORDS[COMP_CWORD-2]}:$cur"
+                    else
+                        lead="${cur%%:*}:"
+                    fi
+                    case "$word" in
                         genre:*|exclude-genre:*)
-                            local facet="${cur%%:*}"
-                            _moviecat_values genres "${cur#*:}"
-                            COMPREPLY=("${COMPREPLY[@]/#/$facet:}") ;;
+                            _moviecat_values genres "${word#*:}"
+                            COMPREPLY=("${COMPREPLY[@]/#/$lead}") ;;
                         *) COMPREPLY=($(compgen -W "\(facetPrefixes.joined(separator: " "))" -- "$cur")) ;;
                     esac
                     compopt -o nospace 2>/dev/null ;;
