@@ -59,6 +59,12 @@ public enum CompletionScript {
                 COMPREPLY=($(compgen -W "\(names) --db --version --help" -- "$cur"))
                 return
             fi
+            # "--opt=value" arrives as --opt, =, value ('=' is in COMP_WORDBREAKS).
+            if [[ "$cur" == "=" ]]; then
+                cur=""
+            elif [[ "$prev" == "=" && $COMP_CWORD -ge 2 ]]; then
+                prev="${COMP_WORDS[COMP_CWORD-2]}"
+            fi
             case "$prev" in
                 --db|--rejects) COMPREPLY=($(compgen -f -- "$cur")); return ;;
                 --genre|--exclude-genre) _moviecat_values genres "$cur"; return ;;
@@ -78,7 +84,7 @@ public enum CompletionScript {
                     # genre, :, co; rejoin it, and reply with what replaces the last piece.
                     local word="$cur" lead=""
                     if [[ "$cur" == ":" ]]; then
-                        word="$prev:"; lead=":"
+                        word="$prev:"   # readline replaces only the text after the colon
                     elif [[ "$prev" == ":" && $COMP_CWORD -ge 2 ]]; then
                         word="${COMP_WORDS[COMP_CWORD-2]}:$cur"
                     else

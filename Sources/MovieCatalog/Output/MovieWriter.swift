@@ -103,11 +103,13 @@ final class MovieTable {
         for row in rows {
             for (i, cell) in row.enumerated() { widths[i] = max(widths[i], DisplayWidth.of(cell)) }
         }
-        // Only the title gives way to the terminal's width; other columns are short.
+        // The title, then the genres, give way to the terminal's width; other columns are short.
         if let width {
-            let others = widths.enumerated().filter { $0.offset != 1 }.reduce(0) { $0 + $1.element }
-            let gaps = 2 * (widths.count - 1)
-            widths[1] = max(5, min(widths[1], width - others - gaps))
+            for column in [1, 3] {
+                let others = widths.enumerated().filter { $0.offset != column }.reduce(0) { $0 + $1.element }
+                let gaps = 2 * (widths.count - 1)
+                widths[column] = max(6, min(widths[column], width - others - gaps))
+            }
         }
         self.widths = widths
         out.write(line(MovieTable.headers, widths))
@@ -115,11 +117,11 @@ final class MovieTable {
         rows = []
     }
 
-    /// One aligned line; titles are cut only on a terminal.
+    /// One aligned line; titles and genres are cut only on a terminal.
     private func line(_ cells: [String], _ widths: [Int]) -> String {
         var parts: [String] = []
         for (i, cell) in cells.enumerated() {
-            let text = i == 1 && width != nil ? DisplayWidth.truncate(cell, to: widths[i]) : cell
+            let text = (i == 1 || i == 3) && width != nil ? DisplayWidth.truncate(cell, to: widths[i]) : cell
             parts.append(DisplayWidth.pad(text, to: widths[i], rightAligned: MovieTable.rightAligned.contains(i)))
         }
         var text = parts.joined(separator: "  ")
