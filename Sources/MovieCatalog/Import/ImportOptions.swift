@@ -73,7 +73,7 @@ public struct ImportReport: Sendable {
             let c = file.counts
             // One input: its line carries the whole time, commit included.
             let seconds = files.count == 1 ? totalSeconds : file.seconds
-            var text = "\(file.name): \(Self.grouped(c.read)) rows read, \(Self.grouped(c.inserted)) inserted, "
+            var text = "\(file.name): \(Self.count(c.read, "row")) read, \(Self.grouped(c.inserted)) inserted, "
                 + "\(Self.grouped(c.updated)) updated, \(Self.grouped(c.skipped)) skipped, \(Self.grouped(c.rejected)) rejected"
             if c.repeated > 0 { text += ", \(Self.grouped(c.repeated)) repeated in the input (last one kept)" }
             text += " in \(Self.seconds(seconds)) (\(Self.grouped(Self.rate(c.read, seconds))) rows/s)"
@@ -84,7 +84,7 @@ public struct ImportReport: Sendable {
         }
         if files.count > 1 {
             let t = total
-            lines.append("total: \(Self.grouped(t.read)) rows read, \(Self.grouped(t.inserted)) inserted, "
+            lines.append("total: \(Self.count(t.read, "row")) read, \(Self.grouped(t.inserted)) inserted, "
                 + "\(Self.grouped(t.updated)) updated, \(Self.grouped(t.skipped)) skipped, \(Self.grouped(t.rejected)) rejected "
                 + "in \(Self.seconds(totalSeconds)) (\(Self.grouped(Self.rate(t.read, totalSeconds))) rows/s)")
         }
@@ -102,6 +102,9 @@ public struct ImportReport: Sendable {
         }
         return n < 0 ? "-" + out : out
     }
+
+    /// "1 row", "58,788 rows".
+    static func count(_ n: Int, _ noun: String) -> String { "\(grouped(n)) \(noun)\(n == 1 ? "" : "s")" }
 
     static func rate(_ rows: Int, _ seconds: Double) -> Int {
         seconds > 0 ? Int(Double(rows) / seconds) : rows

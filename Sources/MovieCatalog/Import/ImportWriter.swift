@@ -34,6 +34,8 @@ final class ImportWriter {
     private var appendedFields: ImportFields?
     /// Rows folded into an earlier repeat since the last `endOfInput()`.
     private var folded = 0
+    /// The catalog was empty: the first row starts a bulk load (an empty input changes nothing).
+    private var bulkEligible = false
     /// Appended rows wait here and go in as multi-row INSERTs, `batchSize` at a time.
     private var pendingMovies: [SQLValue] = []
     private var pendingLinks: [Int64] = []
@@ -63,14 +65,16 @@ final class ImportWriter {
         }
         let empty = try db.intScalar("SELECT count(*) FROM movie_genres") == 0
         nextID = maxIDBefore + 1
-        if bulkLoad && maxIDBefore == 0 && empty {
-            try dropIndexes()
-            appending = true
-        }
+        bulkEligible = bulkLoad && maxIDBefore == 0 && empty
     }
 
     /// Stores one row according to the duplicate policy; returns what happened and the movie's id.
     func write(_ row: ImportRow, file: String) throws -> (outcome: Outcome, id: Int64) {
+        if bulkEligible {
+            bulkEligible = false
+            try dropIndexes()
+            appending = true
+        }
         if !appending, let (id, existing) = try find(row) {
             var repeated = id > maxIDBefore
             if !repeated {
@@ -255,6 +259,7 @@ final class ImportWriter {
     /// Ends an input: after a bulk append the natural-key index is back, so later inputs
     /// de-duplicate row by row. Returns how many rows were folded into an earlier repeat.
     func endOfInput() throws -> Int {
+        bulkEligible = false
         try stopAppending()
         defer { folded = 0 }
         return folded
