@@ -129,15 +129,5 @@ func jsonString(_ text: String, asciiOnly: Bool = false) -> String {
     return out + "\""
 }
 
-/// A small deterministic RNG (SplitMix64), so generated inputs are the same on every run.
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// Generated inputs use `SplitMix64` (RandomCatalog.swift), so they are the same on every run.
+typealias SeededRandom = SplitMix64
