@@ -17,10 +17,9 @@ CREATE TABLE movies (
 -- The natural key: title ignoring (ASCII) case, plus year, where a missing year is one value.
 -- It drives de-duplication on import and serves the default sort (title, then year).
 CREATE UNIQUE INDEX movies_natural_key ON movies (title COLLATE NOCASE, ifnull(year, 0));
-CREATE INDEX movies_year ON movies (year);
-CREATE INDEX movies_rating ON movies (rating);
-CREATE INDEX movies_duration ON movies (duration_minutes);
-CREATE INDEX movies_certification ON movies (certification);
+-- One narrow covering index for the numeric facets: year ranges seek on it, and facet counts
+-- and other filters scan it instead of the wide table (one index build instead of four on import).
+CREATE INDEX movies_facets ON movies (year, rating, duration_minutes, certification);
 
 CREATE TABLE genres (
     id   INTEGER PRIMARY KEY,

@@ -11,6 +11,7 @@ public final class Database {
 
     /// Opens (creating when asked) the database at `path` and checks it really is SQLite.
     public init(path: String, create: Bool = true) throws {
+        _ = Database.configureOnce
         var handle: OpaquePointer?
         var flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX
         if create { flags |= SQLITE_OPEN_CREATE }
@@ -36,6 +37,12 @@ public final class Database {
     }
 
     deinit { sqlite3_close_v2(handle) }
+
+    /// Process-wide SQLite settings, applied before the first connection opens.
+    private static let configureOnce: Void = {
+        // Memory statistics cost a global mutex per allocation; moviecat never reads them.
+        _ = moviecat_sqlite3_disable_memstatus()
+    }()
 
     /// Runs one or more statements without arguments (migrations, pragmas, seed data).
     public func execute(_ sql: String) throws {
