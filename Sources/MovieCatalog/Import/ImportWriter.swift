@@ -42,8 +42,10 @@ final class ImportWriter {
     private var nextID: Int64 = 1
     private static let batchSize = 64
     private lazy var insertMovieBatch = try? db.prepare(
-        "INSERT INTO movies (id, title, year, rating, duration_minutes, certification) VALUES "
-            + Array(repeating: "(?, ?, ?, ?, ?, ?)", count: ImportWriter.batchSize).joined(separator: ", "), persistent: true)
+        "INSERT INTO movies (id, title, year, rating, duration_minutes, certification, added_at, updated_at) VALUES "
+            + Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?)", count: ImportWriter.batchSize).joined(separator: ", "), persistent: true)
+    /// The import's timestamp, bound once rather than computed by a column default per row.
+    private var now: SQLValue = .null
     private lazy var insertLinkBatch = try? db.prepare(
         "INSERT INTO movie_genres (movie_id, genre_id) VALUES "
             + Array(repeating: "(?, ?)", count: ImportWriter.batchSize).joined(separator: ", "), persistent: true)
@@ -65,6 +67,7 @@ final class ImportWriter {
         }
         let empty = try db.intScalar("SELECT count(*) FROM movie_genres") == 0
         nextID = maxIDBefore + 1
+        now = try db.scalar("SELECT CAST(strftime('%s', 'now') AS INTEGER)") ?? .null
         bulkEligible = bulkLoad && maxIDBefore == 0 && empty
     }
 
@@ -110,23 +113,31 @@ final class ImportWriter {
     private func append(_ row: ImportRow) throws -> Int64 {
         let id = nextID
         nextID += 1
-        pendingMovies.append(contentsOf: [.integer(id), .text(row.title), row.year.sqlValue, row.rating.sqlValue,
-                                          row.durationMinutes.sqlValue, row.certification.sqlValue])
-        var seen: [Int64] = []
+        pendingMovies.append(.integer(id))
+        pendingMovies.append(.text(row.title))
+        pendingMovies.append(row.year.sqlValue)
+        pendingMovies.append(row.rating.sqlValue)
+        pendingMovies.append(row.durationMinutes.sqlValue)
+        pendingMovies.append(row.certification.sqlValue)
+        pendingMovies.append(now)
+        pendingMovies.append(now)
+        let firstLink = pendingLinks.count
         for name in row.genres {
             let genreID = try genreID(for: name)
-            if seen.contains(genreID) { continue }
-            seen.append(genreID)
+            // A genre named twice in one cell links once.
+            if stride(from: firstLink + 1, to: pendingLinks.count, by: 2).contains(where: { pendingLinks[$0] == genreID }) {
+                continue
+            }
             pendingLinks.append(id)
             pendingLinks.append(genreID)
         }
-        if pendingMovies.count == 6 * ImportWriter.batchSize { try flush() }
+        if pendingMovies.count == 8 * ImportWriter.batchSize { try flush() }
         return id
     }
 
     /// Writes the queued movies, then their genre links (which reference them).
     private func flush() throws {
-        try flush(&pendingMovies, width: 6, batch: insertMovieBatch, single: try insertMovieWithID())
+        try flush(&pendingMovies, width: 8, batch: insertMovieBatch, single: try insertMovieWithID())
         var links = pendingLinks.map { SQLValue.integer($0) }
         pendingLinks.removeAll(keepingCapacity: true)
         try flush(&links, width: 2, batch: insertLinkBatch, single: insertGenreLink)
@@ -158,7 +169,7 @@ final class ImportWriter {
     private func insertMovieWithID() throws -> Statement {
         if let singleInsertWithID { return singleInsertWithID }
         let statement = try db.prepare(
-            "INSERT INTO movies (id, title, year, rating, duration_minutes, certification) VALUES (?, ?, ?, ?, ?, ?)")
+            "INSERT INTO movies (id, title, year, rating, duration_minutes, certification, added_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
         singleInsertWithID = statement
         return statement
     }
