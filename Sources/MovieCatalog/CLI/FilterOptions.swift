@@ -4,9 +4,9 @@ public enum FilterOptions {
     public static let options: [OptionSpec] = [
         OptionSpec("--genre", value: "g", help: "Has genre G (code or name; comma list or repeat to OR).", repeatable: true),
         OptionSpec("--exclude-genre", value: "g", help: "Does not have genre G (all exclusions apply).", repeatable: true),
-        OptionSpec("--rating", value: "r", help: "Rating: 7 (7 <= r < 8), 7.5 (exact), 7.5.., ..4, 6..8.5.", repeatable: true),
-        OptionSpec("--duration", value: "d", help: "Duration: 2h (2h to 3h), 95m, 1h30m, 90m..2h30m, ..90m, 2h...", repeatable: true),
-        OptionSpec("--year", value: "y", help: "Year: 1994, 1990s, 1990..1999, 2000.., ..1920.", repeatable: true),
+        OptionSpec("--rating", value: "r", help: "Rating: 7 (7 <= r < 8), 7.5 (exact), or a range 7.5.., ..4, 6..8.5", repeatable: true),
+        OptionSpec("--duration", value: "d", help: "Duration: 2h (2h to 3h), 95m, 1h30m, or a range 90m..2h30m, ..90m, 2h..", repeatable: true),
+        OptionSpec("--year", value: "y", help: "Year: 1994, 1990s, or a range 1990..1999, 2000.., ..1920", repeatable: true),
         OptionSpec("--certification", value: "c", help: "Certification: R, PG-13 (any case).", repeatable: true),
         OptionSpec("--title", value: "text", help: "Title contains TEXT (any case; % and _ are literal).", repeatable: true),
         OptionSpec("--preset", value: "name", help: "Add the elements of a saved preset.", repeatable: true),
