@@ -53,6 +53,31 @@ import Testing
         #expect(rows.map(\.0) == [1, 2, 4])
     }
 
+    struct Ending: Sendable, CustomStringConvertible {
+        let text: String
+        let dialect: DelimitedReader.Dialect
+        let expected: [[String]]
+        var description: String { text.debugDescription }
+    }
+
+    static let endings: [Ending] = [
+        Ending(text: "title\nA", dialect: .csv, expected: [["title"], ["A"]]),
+        Ending(text: "title,year\nA,1\nB,2", dialect: .csv, expected: [["title", "year"], ["A", "1"], ["B", "2"]]),
+        Ending(text: "title\tyear\nB\t2000", dialect: .tsv, expected: [["title", "year"], ["B", "2000"]]),
+        Ending(text: "title,year\rAlpha,2000\rBeta,2001\r", dialect: .csv, expected: [["title", "year"], ["Alpha", "2000"], ["Beta", "2001"]]),
+        Ending(text: "title,year\r\nA,\"x\"", dialect: .csv, expected: [["title", "year"], ["A", "x"]]),
+        Ending(text: "title", dialect: .csv, expected: [["title"]]),
+        Ending(text: "title\r", dialect: .csv, expected: [["title"]]),
+    ]
+
+    @Test("files without a final newline, or with CR-only line ends, from real reads", arguments: endings)
+    func endingsFromFiles(_ c: Ending) throws {
+        for chunk in [1, 2, 3, 5, 4096] {
+            let rows = try records(bytes: Array(c.text.utf8), c.dialect, chunk: chunk)
+            #expect(rows.map(\.1) == c.expected, "chunk \(chunk)")
+        }
+    }
+
     @Test("unterminated quote names the line it opens on")
     func unterminated() throws {
         let error = #expect(throws: CatalogError.self) { try records("t,y\nok,1\n\"never closed,2\nmore\n") }

@@ -75,7 +75,7 @@ public final class ByteReader {
         let keep = keepFrom ?? position
         let unread = end - keep
         if keep > 0 {
-            if unread > 0 { buffer.update(from: buffer + keep, count: unread) }
+            if unread > 0 { memmove(buffer, buffer + keep, unread) }   // the regions overlap
             consumedBeforeBuffer += keep
             position -= keep
             end = unread

@@ -77,7 +77,8 @@ public final class DelimitedReader {
     }
 
     private func skipBOM() throws {
-        if input.end - input.position < 3 { try input.refill() }
+        // A pipe may deliver the three BOM bytes in separate reads.
+        while input.end - input.position < 3, try input.refill() {}
         if input.end - input.position >= 3,
            input.buffer[input.position] == 0xEF, input.buffer[input.position + 1] == 0xBB,
            input.buffer[input.position + 2] == 0xBF {
@@ -117,7 +118,10 @@ public final class DelimitedReader {
         while true {
             if pos == end {
                 input.position = pos
-                guard try input.refill() else {
+                // refill() may move the unread bytes to the front even when it finds no more.
+                let more = try input.refill()
+                buf = input.buffer; pos = input.position; end = input.end
+                guard more else {
                     if inQuotes {
                         throw CatalogError(.dataError, "\(input.name):\(quoteLine): unterminated quoted field (its quote opens on line \(quoteLine) and never closes)")
                     }
@@ -125,7 +129,6 @@ public final class DelimitedReader {
                     fieldEnds.append(storage.count)
                     return true
                 }
-                buf = input.buffer; pos = input.position; end = input.end
             }
             let byte = buf[pos]
             pos += 1
@@ -157,7 +160,11 @@ public final class DelimitedReader {
             if byte == lf || byte == cr {
                 if byte == cr {
                     // CRLF ends the record as one break; a lone CR is kept as data-free break too.
-                    if pos == end { input.position = pos; if try input.refill() { buf = input.buffer; pos = input.position; end = input.end } }
+                    if pos == end {
+                        input.position = pos
+                        try input.refill()
+                        buf = input.buffer; pos = input.position; end = input.end
+                    }
                     if pos < end && buf[pos] == lf { pos += 1 }
                 }
                 line += 1
