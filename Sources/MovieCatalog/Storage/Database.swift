@@ -31,7 +31,8 @@ public final class Database {
         if sqlite3_db_readonly(handle, "main") == 1 {
             throw DatabaseError(code: SQLITE_READONLY, message: "the file is read-only")
         }
-        try execute("PRAGMA journal_mode = WAL")
+        // WAL is persistent: set it only when needed, since changing it needs the file to itself.
+        if try scalar("PRAGMA journal_mode") != .text("wal") { try execute("PRAGMA journal_mode = WAL") }
         // WAL makes NORMAL durable across application crashes; one fsync per checkpoint.
         try execute("PRAGMA synchronous = NORMAL")
     }
