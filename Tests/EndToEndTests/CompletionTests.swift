@@ -148,3 +148,22 @@ import Testing
         if let shell = args.first, args.count == 1 { #expect(run.stderr.contains(shell), "\(run)") }
     }
 }
+
+/// Catalog values are data: completing them must never run what they contain.
+@Suite struct CompletionSafetyTests {
+    @Test("a preset name holding $(...) is offered quoted and never executed")
+    func hostilePresetName() throws {
+        let box = try Sandbox()
+        try box.seed()
+        // Short enough for a preset name (64 characters).
+        let marker = "/tmp/mc-pwned-\(UInt32.random(in: 0...UInt32.max))"
+        defer { try? FileManager.default.removeItem(atPath: marker) }
+        let name = "$(touch \(marker))"
+        #expect(try box.moviecat("save-preset", name, "--genre", "drama").status == 0)
+        #expect(try box.moviecat("save-preset", "great dramas", "--genre", "drama").status == 0)
+        let offered = try CompletionTests.complete(["moviecat", "--db", box.db, "filter", "--preset", ""])
+        #expect(!FileManager.default.fileExists(atPath: marker), "completion ran a preset name")
+        #expect(offered.contains("great\\ dramas"), "\(offered)")
+        #expect(offered.contains { $0.hasPrefix("\\$\\(touch") }, "\(offered)")
+    }
+}

@@ -39,9 +39,14 @@ public enum CompletionScript {
         let names = commands.map(\.name).joined(separator: " ")
         return """
         # bash completion for moviecat; load with: source <(moviecat completions bash)
+        # Catalog values (genre codes, preset names) are data: matched by prefix and quoted,
+        # never passed through compgen -W, which would expand $(...) inside them.
         _moviecat_values() {
-            local IFS=$'\\n'
-            COMPREPLY=($(compgen -W "$(moviecat "${db[@]}" _complete "$1" 2>/dev/null)" -- "$2"))
+            local value
+            COMPREPLY=()
+            while IFS= read -r value; do
+                [[ "$value" == "$2"* ]] && COMPREPLY+=("$(printf '%q' "$value")")
+            done < <(moviecat "${db[@]}" _complete "$1" 2>/dev/null)
         }
         _moviecat() {
             local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}"
