@@ -69,6 +69,27 @@ import Testing
         #expect(Migrator.seedSQL == (try String(contentsOf: root.appendingPathComponent("seed.sql"), encoding: .utf8)))
     }
 
+    @Test("decimals print without exponents and read back exactly", arguments: [
+        (0.00001, "0.00001"), (7.5, "7.5"), (5.0, "5.0"), (1.5e-7, "0.00000015"), (1e16, "10000000000000000.0"),
+        (-2.5e-5, "-0.000025"), (0.1, "0.1"), (9.99, "9.99"),
+    ])
+    func decimals(_ value: Double, _ text: String) {
+        #expect(TextEscaping.decimal(value) == text)
+        #expect(Double(TextEscaping.decimal(value)) == value)
+    }
+
+    @Test("file numbers accept JSON exponents; filter numbers do not", arguments: [
+        ("7.5e0", 7.5), ("75E-1", 7.5), ("1e1", 10.0), ("7", 7.0),
+    ])
+    func numbers(_ text: String, _ value: Double) {
+        #expect(ValueParsing.number(text) == value)
+    }
+
+    @Test("non-numbers stay rejected", arguments: ["1e", "e5", "inf", "nan", "1e999", "0x10", "1.2.3", ""])
+    func nonNumbers(_ text: String) {
+        #expect(ValueParsing.number(text) == nil)
+    }
+
     @Test("genre slugs")
     func slugs() {
         #expect(Genre.slug("Sci-Fi") == "sci-fi")

@@ -1,5 +1,8 @@
 /// Parsers for the value forms users type and files carry, shared by filters and import.
 public enum ValueParsing {
+    /// The longest duration a movie can have: plain minutes beyond it would not read back.
+    public static let maxMinutes = 999_999_999
+
     /// A plain decimal number (`7`, `7.5`, `-1`, `.5`), without exponents, `inf` or `nan`.
     public static func decimal(_ text: String) -> Double? {
         var digits = 0, dots = 0
@@ -13,6 +16,15 @@ public enum ValueParsing {
         }
         guard digits > 0, digits <= 15, dots <= 1 else { return nil }
         return Double(text)
+    }
+
+    /// A number as files write it: a plain decimal, or with an exponent as JSON allows (`7.5e0`).
+    public static func number(_ text: String) -> Double? {
+        if let plain = decimal(text) { return plain }
+        let parts = text.lowercased().split(separator: "e", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2, decimal(String(parts[0])) != nil, integer(String(parts[1])) != nil,
+              let value = Double(text), value.isFinite else { return nil }
+        return value
     }
 
     /// A plain integer of at most 9 digits, optionally signed.

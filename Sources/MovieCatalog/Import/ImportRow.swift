@@ -101,7 +101,7 @@ public enum RowDecoder {
 
         var rating: Double?
         if let raw = text(.rating) {
-            if let value = ValueParsing.decimal(raw) {
+            if let value = ValueParsing.number(raw) {
                 if (0...10).contains(value) { rating = value } else { problem(.rating, "'\(raw)' is outside 0..10") }
             } else {
                 problem(.rating, "'\(raw)' is not a number")
@@ -113,7 +113,13 @@ public enum RowDecoder {
             if raw.hasPrefix("-") {
                 problem(.duration, "'\(raw)' is negative; durations are positive minutes")
             } else if let minutes = ValueParsing.minutes(raw) ?? wholeNumber(raw) {
-                if minutes > 0 { duration = minutes } else { problem(.duration, "'\(raw)' is not a positive duration") }
+                if minutes <= 0 {
+                    problem(.duration, "'\(raw)' is not a positive duration")
+                } else if minutes > ValueParsing.maxMinutes {
+                    problem(.duration, "'\(raw)' is longer than \(ValueParsing.maxMinutes) minutes")
+                } else {
+                    duration = minutes
+                }
             } else {
                 problem(.duration, "'\(raw)' is not a duration (use 120, 2h, 1h 30m or 1:30:00)")
             }
@@ -170,7 +176,7 @@ public enum RowDecoder {
     /// An integer, also written as a decimal with a zero fraction (`1994.0`, as JSON tools do).
     static func wholeNumber(_ text: String) -> Int? {
         if let value = ValueParsing.integer(text) { return value }
-        if let value = ValueParsing.decimal(text), value == value.rounded(), abs(value) < 1e9 { return Int(value) }
+        if let value = ValueParsing.number(text), value == value.rounded(), abs(value) < 1e9 { return Int(value) }
         return nil
     }
 }

@@ -52,14 +52,14 @@ public final class MovieWriter {
     public static func json(_ m: Movie) -> String {
         let genres = "[" + m.genres.map(TextEscaping.json).joined(separator: ",") + "]"
         return "{\"id\":\(m.id),\"title\":\(TextEscaping.json(m.title)),\"year\":\(m.year.map(String.init) ?? "null"),"
-            + "\"genres\":\(genres),\"rating\":\(m.rating.map { String($0) } ?? "null"),"
+            + "\"genres\":\(genres),\"rating\":\(m.rating.map(TextEscaping.decimal) ?? "null"),"
             + "\"duration_minutes\":\(m.durationMinutes.map(String.init) ?? "null"),"
             + "\"certification\":\(m.certification.map(TextEscaping.json) ?? "null")}"
     }
 
     static func delimited(_ m: Movie, separator: String, quote: (String) -> String) -> String {
         [String(m.id), quote(m.title), m.year.map(String.init) ?? "", m.genres.joined(separator: "|"),
-         m.rating.map { String($0) } ?? "", m.durationMinutes.map(String.init) ?? "",
+         m.rating.map(TextEscaping.decimal) ?? "", m.durationMinutes.map(String.init) ?? "",
          quote(m.certification ?? "")].joined(separator: separator)
     }
 }
