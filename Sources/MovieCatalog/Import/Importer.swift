@@ -63,10 +63,12 @@ public final class Importer {
             if report.problemCount > 0 && !options.skipInvalid { throw invalidRowsError() }
             try writer?.finish()
             try rejects?.close()
+            rejects = nil
             try db.execute(options.dryRun ? "ROLLBACK" : "COMMIT")
             report.totalSeconds = monotonicSeconds() - started
         } catch {
             progress.finish()
+            rejects?.discard()   // nothing was imported: a rejects file would mislead
             try? db.execute("ROLLBACK")
             throw CatalogError.from(error, catalogPath: catalog.path)
         }
@@ -148,22 +150,4 @@ extension ImportField {
         case .certification: return 5
         }
     }
-}
-
-/// Writes rejected rows as CSV, as read, plus an `error` column.
-final class RejectsWriter {
-    private let out: TextOutput
-    private var header: [String]?
-
-    init(path: String) throws { out = try TextOutput(creatingFile: path) }
-
-    func write(header: [String], fields: [String], error: String) throws {
-        if self.header == nil {
-            self.header = header
-            out.write((header + ["error"]).map(TextEscaping.csv).joined(separator: ",") + "\n")
-        }
-        out.write((fields + [error]).map(TextEscaping.csv).joined(separator: ",") + "\n")
-    }
-
-    func close() throws { try out.flush() }
 }

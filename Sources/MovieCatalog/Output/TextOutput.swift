@@ -10,15 +10,20 @@ public final class TextOutput {
     private var buffer: [UInt8] = []
     private let flushThreshold = 1 << 16
     private let ownsDescriptor: Bool
+    /// What messages call this output ("standard output", or the file's path).
+    private let name: String
+    /// The first write error, kept until `flush()` reports it.
+    private var failure: CatalogError?
 
     /// Standard output.
-    public static func standardOutput() -> TextOutput { TextOutput(fd: 1) }
+    public static func standardOutput() -> TextOutput { TextOutput(fd: 1, name: "standard output") }
 
     /// Standard error.
-    public static func standardError() -> TextOutput { TextOutput(fd: 2) }
+    public static func standardError() -> TextOutput { TextOutput(fd: 2, name: "standard error") }
 
-    init(fd: Int32, ownsDescriptor: Bool = false) {
+    init(fd: Int32, name: String, ownsDescriptor: Bool = false) {
         self.fd = fd
+        self.name = name
         self.ownsDescriptor = ownsDescriptor
         buffer.reserveCapacity(flushThreshold + 1024)
     }
@@ -29,7 +34,7 @@ public final class TextOutput {
         guard fd >= 0 else {
             throw CatalogError(.ioError, "cannot write \(path): \(String(cString: strerror(errno)))")
         }
-        self.init(fd: fd, ownsDescriptor: true)
+        self.init(fd: fd, name: path, ownsDescriptor: true)
     }
 
     deinit {
@@ -40,27 +45,33 @@ public final class TextOutput {
     /// True when this descriptor is a terminal.
     public var isTerminal: Bool { isatty(fd) == 1 }
 
-    /// Appends text.
+    /// Appends text; a write error surfaces at the next `flush()`.
     public func write(_ text: String) {
         buffer.append(contentsOf: text.utf8)
-        if buffer.count >= flushThreshold { try? flush() }
+        if buffer.count >= flushThreshold { drain() }
     }
 
     /// Appends raw bytes.
     public func write(bytes: some Sequence<UInt8>) {
         buffer.append(contentsOf: bytes)
-        if buffer.count >= flushThreshold { try? flush() }
+        if buffer.count >= flushThreshold { drain() }
     }
 
-    /// Writes everything buffered.
+    private func drain() {
+        do { try flush() } catch let error as CatalogError { failure = failure ?? error } catch {}
+    }
+
+    /// Writes everything buffered; throws the first write error, naming this output.
     public func flush() throws {
+        if let failure { throw failure }
         var offset = 0
         while offset < buffer.count {
             let n = buffer.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
             if n < 0 {
                 if errno == EINTR { continue }
                 buffer.removeAll(keepingCapacity: true)
-                throw CatalogError(.ioError, "cannot write output: \(String(cString: strerror(errno)))")
+                failure = CatalogError(.ioError, "cannot write \(name): \(String(cString: strerror(errno)))")
+                throw failure!
             }
             offset += n
         }
