@@ -37,4 +37,6 @@ WITH s (title, year, code) AS (VALUES ('A Man Called Ahok', 2018, 'drama'),
 SELECT m.id, g.id
   FROM s
   JOIN movies m ON m.title = s.title AND m.year = s.year
-  JOIN genres g ON g.code = s.code;
+  JOIN genres g ON g.code = s.code
+ -- A movie the user already had keeps the genres they gave it.
+ WHERE NOT EXISTS (SELECT 1 FROM movie_genres x WHERE x.movie_id = m.id AND x.genre_id <> g.id);

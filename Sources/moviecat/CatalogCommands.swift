@@ -72,7 +72,8 @@ enum MovieCommands {
             return id
         }
         try context.catalog().remove(ids: ids)
-        context.note("removed \(ids.count) movie\(ids.count == 1 ? "" : "s")")
+        let count = Set(ids).count
+        context.note("removed \(count) movie\(count == 1 ? "" : "s")")
     }
 
     static let infoSpec = CommandSpec(

@@ -30,8 +30,10 @@ while let first = arguments.first, first.hasPrefix("-") {
     case "--db":
         guard !arguments.isEmpty else { fail(globalSpec.usageError("missing value for '--db <path>'")) }
         dbFlag = arguments.removeFirst()
+        if dbFlag!.isEmpty { fail(globalSpec.usageError("empty value for '--db <path>'")) }
     case _ where first.hasPrefix("--db="):
         dbFlag = String(first.dropFirst(5))
+        if dbFlag!.isEmpty { fail(globalSpec.usageError("empty value for '--db <path>'")) }
     default:
         let hint = Suggestion.nearest(to: first, in: ["--db", "--version", "--help"]).map { ". Did you mean '\($0)'?" } ?? ""
         fail(globalSpec.usageError("unknown global option '\(first)'\(hint) (command options go after the command)"))

@@ -16,7 +16,7 @@ extension Catalog {
     /// Removes movies by id, all or none; a missing id is an error (exit 1) naming it.
     public func remove(ids: [Int64]) throws {
         try db.transaction {
-            for id in ids {
+            for id in Set(ids) {
                 try db.run("DELETE FROM movies WHERE id = ?", [.integer(id)])
                 if db.changes == 0 { throw CatalogError(.notFound, "no movie with id \(id)") }
             }

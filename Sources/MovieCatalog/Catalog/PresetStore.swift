@@ -14,8 +14,9 @@ extension Catalog {
         guard name.unicodeScalars.count <= 64 else {
             throw CatalogError(.usage, "preset name '\(name.prefix(20))…' is \(name.unicodeScalars.count) characters; the limit is 64")
         }
-        guard !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw CatalogError(.usage, "a preset name cannot contain control characters")
+        let invisible: Set<Unicode.GeneralCategory> = [.control, .format, .lineSeparator, .paragraphSeparator]
+        guard !name.unicodeScalars.contains(where: { invisible.contains($0.properties.generalCategory) }) else {
+            throw CatalogError(.usage, "a preset name cannot contain control, format or line-separator characters")
         }
         return name
     }

@@ -44,7 +44,8 @@ public struct CatalogError: Error, CustomStringConvertible, Sendable {
             case SQLITE_READONLY, SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_FULL, SQLITE_IOERR, SQLITE_CORRUPT, SQLITE_AUTH:
                 return CatalogError(.cannotUseCatalog, "\(place)cannot use the catalog: \(error.message)")
             default:
-                return CatalogError(.internalError, "internal error: \(error)")
+                // The SQL stays out of the message: users get SQLite's own words and code.
+                return CatalogError(.internalError, "internal error: SQLite error \(error.extendedCode): \(error.message)")
             }
         }
         return CatalogError(.internalError, "internal error: \(error)")

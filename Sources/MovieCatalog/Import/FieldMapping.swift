@@ -42,7 +42,11 @@ public struct FieldMapping: Sendable {
                 let fields = ImportField.allCases.map(\.rawValue).joined(separator: ", ")
                 throw CatalogError(.usage, "invalid --map '\(value)': expected field=column with field one of \(fields)")
             }
-            result[field] = String(value[value.index(after: equals)...])
+            let column = String(value[value.index(after: equals)...])
+            if let other = result.first(where: { $0.value.lowercased() == column.lowercased() && $0.key != field }) {
+                throw CatalogError(.usage, "invalid --map '\(value)': column '\(column)' already feeds \(other.key.rawValue)")
+            }
+            result[field] = column
         }
         return result
     }

@@ -26,6 +26,10 @@ public struct Migrator {
             throw CatalogError(.cannotUseCatalog,
                 "\(db.path) has schema version \(current), newer than this moviecat's \(latestVersion); upgrade moviecat")
         }
+        if current == 0, try db.intScalar("SELECT count(*) FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'") > 0 {
+            throw CatalogError(.cannotUseCatalog,
+                "\(db.path) is a SQLite database of another program (it has tables but no moviecat schema version)")
+        }
         for migration in migrations where migration.version > current {
             try db.transaction {
                 // Re-check inside the write lock: another process may have migrated meanwhile.
