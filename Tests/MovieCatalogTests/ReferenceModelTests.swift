@@ -50,7 +50,7 @@ import Testing
         let catalog = try Catalog(path: temp.path)
         for i in 0..<120 {
             let genres = genreCodes.filter { _ in Int.random(in: 0..<3, using: &rng) == 0 }
-            let row = ImportRow(line: i, title: "Movie \(i) \(["Gold", "Iron", "gold%", "Sea_"].randomElement(using: &rng)!)",
+            let row = ImportRow(line: i, title: "Movie \(i) \(["Gold", "Iron", "gold%", "Sea_", "Émile", "ÉMILE"].randomElement(using: &rng)!)",
                                 year: Bool.random(using: &rng) ? Int.random(in: 1950...2020, using: &rng) : nil,
                                 rating: Bool.random(using: &rng) ? Double(Int.random(in: 0...100, using: &rng)) / 10 : nil,
                                 durationMinutes: Bool.random(using: &rng) ? Int.random(in: 30...240, using: &rng) : nil,
@@ -72,7 +72,7 @@ import Testing
         case 7: return .year(.decade(1950 + 10 * Int.random(in: 0...7, using: &rng)))
         case 8: return .year(.range(Int.random(in: 1950...2000, using: &rng), nil))
         case 9: return .certification(["R", "PG", "PG-13", "G"].randomElement(using: &rng)!)
-        default: return .title(["gold", "%", "_", "movie 1", "SEA"].randomElement(using: &rng)!)
+        default: return .title(["gold", "%", "_", "movie 1", "SEA", "émile", "ÉMI"].randomElement(using: &rng)!)
         }
     }
 

@@ -41,6 +41,7 @@ import Testing
         Case(element: .year(.exact(1994)), sql: "m.year = ?", bindings: [.integer(1994)]),
         Case(element: .certification("PG-13"), sql: "m.certification IN (?)", bindings: [.text("PG-13")]),
         Case(element: .title("100%_x\\"), sql: "m.title LIKE ? ESCAPE '\\'", bindings: [.text("%100\\%\\_x\\\\%")]),
+        Case(element: .title("AMÉLIE"), sql: "instr(moviecat_lower(m.title), ?) > 0", bindings: [.text("amélie")]),
     ]
 
     @Test("each element's SQL and bindings", arguments: cases)

@@ -90,6 +90,12 @@ import Testing
         #expect(ValueParsing.number(text) == nil)
     }
 
+    @Test("control characters print as visible pictures in the table")
+    func terminalSafe() {
+        #expect(TextEscaping.terminalSafe("a\nb\u{1B}[2Jc\t") == "a␊b␛[2Jc␉")
+        #expect(TextEscaping.terminalSafe("Amélie 👩‍👩‍👧") == "Amélie 👩‍👩‍👧")
+    }
+
     @Test("genre slugs")
     func slugs() {
         #expect(Genre.slug("Sci-Fi") == "sci-fi")

@@ -56,7 +56,11 @@ public enum SQLBuilder {
         case .year(.range(let lo, let hi)):
             return between("m.year", lo.map { .integer(Int64($0)) }, hi.map { .integer(Int64($0)) })
         case .title(let text):
-            return SQLFragment("m.title LIKE ? ESCAPE '\\'", [.text("%" + escapeLike(text) + "%")])
+            // LIKE folds ASCII only: other text compares Unicode lower case (moviecat_lower, see Database).
+            if text.utf8.allSatisfy({ $0 < 0x80 }) {
+                return SQLFragment("m.title LIKE ? ESCAPE '\\'", [.text("%" + escapeLike(text) + "%")])
+            }
+            return SQLFragment("instr(moviecat_lower(m.title), ?) > 0", [.text(text.lowercased())])
         case .genre, .excludeGenre, .certification:
             preconditionFailure("handled per facet")
         }

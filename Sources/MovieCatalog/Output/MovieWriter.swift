@@ -84,10 +84,10 @@ final class MovieTable {
     }
 
     func append(_ m: Movie, to out: TextOutput) {
-        let row = [String(m.id), m.title, m.year.map(String.init) ?? "",
-                   m.genres.map(genres.name(of:)).joined(separator: ", "),
+        let row = [String(m.id), TextEscaping.terminalSafe(m.title), m.year.map(String.init) ?? "",
+                   TextEscaping.terminalSafe(m.genres.map(genres.name(of:)).joined(separator: ", ")),
                    m.rating.map(MovieTable.rating) ?? "", m.durationMinutes.map(MovieTable.duration) ?? "",
-                   m.certification ?? ""]
+                   TextEscaping.terminalSafe(m.certification ?? "")]
         if let widths {
             out.write(line(row, widths))
             return

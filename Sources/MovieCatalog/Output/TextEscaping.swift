@@ -50,6 +50,24 @@ public enum TextEscaping {
         return (negative ? "-" : "") + whole + "." + (fraction.isEmpty ? "0" : fraction)
     }
 
+    /// Text safe to print on a terminal: control characters (newlines, escape sequences) become
+    /// their visible Unicode pictures (␊, ␛), so a stored title cannot break or drive the table.
+    public static func terminalSafe(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) else {
+            return text
+        }
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0..<0x20: out.append(Unicode.Scalar(0x2400 + scalar.value)!)
+            case 0x7F: out.append("\u{2421}")
+            case 0x80...0x9F: out.append("\u{FFFD}")
+            default: out.append(scalar)
+            }
+        }
+        return String(out)
+    }
+
     /// A TSV field: tabs and newlines cannot be represented, so they become spaces; `\N` would read as null.
     public static func tsv(_ text: String) -> String {
         let cleaned = text.utf8.contains { $0 == 9 || $0 == 10 || $0 == 13 }

@@ -28,6 +28,7 @@ public final class Database {
         // A first cheap read fails early (SQLITE_NOTADB) on a file that is not a database.
         try execute("SELECT count(*) FROM sqlite_master")
         try execute("PRAGMA foreign_keys = ON")
+        try registerFunctions()
         if sqlite3_db_readonly(handle, "main") == 1 {
             throw DatabaseError(code: SQLITE_READONLY, message: "the file is read-only")
         }
@@ -44,6 +45,23 @@ public final class Database {
         // Memory statistics cost a global mutex per allocation; moviecat never reads them.
         _ = moviecat_sqlite3_disable_memstatus()
     }()
+
+    /// Adds `moviecat_lower(text)`: Unicode lower case, for title search beyond ASCII
+    /// (SQLite's own lower() and LIKE fold ASCII letters only).
+    private func registerFunctions() throws {
+        let flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS
+        let rc = sqlite3_create_function_v2(handle, "moviecat_lower", 1, flags, nil, { context, _, arguments in
+            guard let value = arguments?[0], sqlite3_value_type(value) != SQLITE_NULL,
+                  let text = sqlite3_value_text(value) else {
+                sqlite3_result_null(context)
+                return
+            }
+            let bytes = UnsafeBufferPointer(start: text, count: Int(sqlite3_value_bytes(value)))
+            let lower = String(decoding: bytes, as: UTF8.self).lowercased()
+            sqlite3_result_text(context, lower, -1, sqliteTransient)
+        }, nil, nil, nil)
+        guard rc == SQLITE_OK else { throw DatabaseError(connection: handle) }
+    }
 
     /// Runs one or more statements without arguments (migrations, pragmas, seed data).
     public func execute(_ sql: String) throws {
