@@ -24,8 +24,8 @@ extension Catalog {
     /// All presets, by name.
     public func presets() throws -> [Preset] {
         let parser = try filterParser()
-        let names = try db.query("SELECT name FROM presets ORDER BY name COLLATE NOCASE") { $0.text(0) }
-        return try names.map { try preset(named: $0, parser: parser) }
+        let rows = try db.query("SELECT id, name FROM presets ORDER BY name COLLATE NOCASE") { ($0.int64(0), $0.text(1)) }
+        return try rows.map { try preset(id: $0.0, name: $0.1, parser: parser) }
     }
 
     /// The preset with this name (ignoring case); exit status 1 when missing.
@@ -35,6 +35,10 @@ extension Catalog {
 
     private func preset(named raw: String, parser: FilterParser) throws -> Preset {
         guard let (id, name) = try presetID(named: raw) else { throw missing(raw.trimmingWhitespace()) }
+        return try preset(id: id, name: name, parser: parser)
+    }
+
+    private func preset(id: Int64, name: String, parser: FilterParser) throws -> Preset {
         var set = FilterSet()
         for (facet, value) in try db.query("SELECT facet, value FROM preset_filters WHERE preset_id = ?",
                                            [.integer(id)], { ($0.text(0), $0.text(1)) }) {

@@ -9,8 +9,9 @@ import Darwin
 /// The importer parses and validates on this thread while the caller writes to SQLite, so both
 /// cores work; the bound keeps memory flat. The producer must only touch state it was given.
 final class ParseAhead<Batch: Sendable>: @unchecked Sendable {
-    private var mutex = pthread_mutex_t()
-    private var changed = pthread_cond_t()
+    // Heap-allocated: a pthread mutex must not move, and Swift promises no fixed address for properties.
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let changed = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     private var queue: [Batch] = []
     private var done = false
     private var cancelled = false
@@ -30,8 +31,8 @@ final class ParseAhead<Batch: Sendable>: @unchecked Sendable {
     private init(capacity: Int, produce: @escaping @Sendable (_ emit: (Batch) -> Bool) throws -> Void) {
         self.capacity = capacity
         self.produce = produce
-        pthread_mutex_init(&mutex, nil)
-        pthread_cond_init(&changed, nil)
+        pthread_mutex_init(mutex, nil)
+        pthread_cond_init(changed, nil)
     }
 
     private func launch() {
@@ -46,19 +47,21 @@ final class ParseAhead<Batch: Sendable>: @unchecked Sendable {
 
     deinit {
         cancel()
-        pthread_cond_destroy(&changed)
-        pthread_mutex_destroy(&mutex)
+        pthread_cond_destroy(changed)
+        pthread_mutex_destroy(mutex)
+        changed.deallocate()
+        mutex.deallocate()
     }
 
     private func run(bounded: Bool) {
         do {
             try produce { batch in
-                pthread_mutex_lock(&mutex)
-                defer { pthread_mutex_unlock(&mutex) }
-                while bounded && queue.count >= capacity && !cancelled { pthread_cond_wait(&changed, &mutex) }
+                pthread_mutex_lock(mutex)
+                defer { pthread_mutex_unlock(mutex) }
+                while bounded && queue.count >= capacity && !cancelled { pthread_cond_wait(changed, mutex) }
                 if cancelled { return false }
                 queue.append(batch)
-                pthread_cond_broadcast(&changed)
+                pthread_cond_broadcast(changed)
                 return true
             }
             finish(nil)
@@ -68,21 +71,21 @@ final class ParseAhead<Batch: Sendable>: @unchecked Sendable {
     }
 
     private func finish(_ error: Error?) {
-        pthread_mutex_lock(&mutex)
+        pthread_mutex_lock(mutex)
         failure = error
         done = true
-        pthread_cond_broadcast(&changed)
-        pthread_mutex_unlock(&mutex)
+        pthread_cond_broadcast(changed)
+        pthread_mutex_unlock(mutex)
     }
 
     /// The next batch, nil when the producer finished, or the producer's error.
     func next() throws -> Batch? {
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
-        while queue.isEmpty && !done { pthread_cond_wait(&changed, &mutex) }
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        while queue.isEmpty && !done { pthread_cond_wait(changed, mutex) }
         if !queue.isEmpty {
             let batch = queue.removeFirst()
-            pthread_cond_broadcast(&changed)
+            pthread_cond_broadcast(changed)
             return batch
         }
         if let failure { throw failure }
@@ -91,10 +94,10 @@ final class ParseAhead<Batch: Sendable>: @unchecked Sendable {
 
     /// Stops the producer at its next batch and waits for its thread to end.
     func cancel() {
-        pthread_mutex_lock(&mutex)
+        pthread_mutex_lock(mutex)
         cancelled = true
-        pthread_cond_broadcast(&changed)
-        pthread_mutex_unlock(&mutex)
+        pthread_cond_broadcast(changed)
+        pthread_mutex_unlock(mutex)
         if !joined {
             joined = true
             pthread_join(thread, nil)

@@ -1,0 +1,140 @@
+import Foundation
+import Testing
+
+/// Edge cases found in review: file endings, rejects across inputs, foreign databases,
+/// numbers that must survive a round trip, and inputs that once crashed or misled.
+@Suite struct EdgeCaseTests {
+    struct Ending: Sendable, CustomStringConvertible {
+        let name: String
+        let bytes: String
+        let titles: [String]
+        var description: String { name }
+    }
+
+    static let endings: [Ending] = [
+        Ending(name: "no-final-newline.csv", bytes: "title,year\nAlpha,2000\nBeta,2001", titles: ["Alpha", "Beta"]),
+        Ending(name: "no-final-newline.tsv", bytes: "title\tyear\nGamma\t2000", titles: ["Gamma"]),
+        Ending(name: "cr-only.csv", bytes: "title,year\rAlpha,2000\rBeta,2001\r", titles: ["Alpha", "Beta"]),
+        Ending(name: "quoted-last.csv", bytes: "title\r\n\"Delta, the end\"", titles: ["Delta, the end"]),
+    ]
+
+    @Test("files without a final newline or with CR-only line ends import whole", arguments: endings)
+    func importsWhole(_ c: Ending) throws {
+        let box = try Sandbox()
+        let path = try box.write(c.name, c.bytes)
+        let run = try box.moviecat("import", path)
+        #expect(run.status == 0, "\(run)")
+        #expect(try box.sql("SELECT title FROM movies ORDER BY title") == c.titles)
+    }
+
+    @Test("rejects from inputs with different columns each follow their own header; a failed import leaves none")
+    func rejectsAcrossInputs() throws {
+        let box = try Sandbox()
+        try box.write("j.jsonl", "{\"title\":\"A\",\"rating\":11}\n")
+        try box.write("c.csv", "title,year\nB,99999\n")
+        let run = try box.moviecat("import", "j.jsonl", "c.csv", "--skip-invalid", "--rejects", "rej.csv")
+        #expect(run.status == 0, "\(run)")
+        let lines = try String(contentsOf: box.dir.appendingPathComponent("rej.csv"), encoding: .utf8)
+            .split(separator: "\n").map(String.init)
+        #expect(lines == ["title,year,genres,rating,duration,certification,error",
+                          "A,,,11,,,j.jsonl:1: rating: '11' is outside 0..10",
+                          "title,year,error",
+                          "B,99999,c.csv:2: year: '99999' is outside 1870..2100"])
+        try box.write("broken.csv", "title\n\"never closed\n")
+        let failed = try box.moviecat("import", "c.csv", "broken.csv", "--skip-invalid", "--rejects", "rej2.csv")
+        #expect(failed.status == 65, "\(failed)")
+        #expect(!FileManager.default.fileExists(atPath: box.dir.appendingPathComponent("rej2.csv").path))
+    }
+
+    @Test("a tiny rating and JSON exponents survive the jsonl round trip")
+    func numbersRoundTrip() throws {
+        let box = try Sandbox()
+        let input = "{\"title\":\"Tiny\",\"rating\":0.00001}\n{\"title\":\"Exp\",\"rating\":7.5e0,\"year\":1.994e3}\n"
+        #expect(try box.moviecat(["import", "--format", "jsonl", "-"], stdin: input).status == 0)
+        let out = try box.moviecat("filter", "--format", "jsonl")
+        #expect(out.stdout.contains("\"rating\":0.00001"), "\(out)")
+        let copy = box.dir.appendingPathComponent("copy.sqlite").path
+        let back = try runProcess(moviecatBinary, ["--db", copy, "import", "--format", "jsonl", "-"], stdin: Data(out.stdout.utf8))
+        #expect(back.status == 0, "\(back)")
+        #expect(try box.sql("SELECT title, year, rating FROM movies ORDER BY title", db: copy)
+                == box.sql("SELECT title, year, rating FROM movies ORDER BY title"))
+    }
+
+    @Test("another program's SQLite file is refused with 73, without SQL in the message")
+    func foreignDatabase() throws {
+        let box = try Sandbox()
+        _ = try box.sql("CREATE TABLE movies (x)")
+        let before = try box.dump()
+        let run = try box.moviecat("info")
+        #expect(run.status == 73, "\(run)")
+        #expect(run.errorLines == ["moviecat: error: \(box.db) is a SQLite database of another program (it has tables but no moviecat schema version)"])
+        #expect(try box.dump() == before)
+    }
+
+    struct Usage: Sendable, CustomStringConvertible {
+        let arguments: [String]
+        let message: String
+        var description: String { arguments.joined(separator: " ") }
+    }
+
+    static let usages: [Usage] = [
+        Usage(arguments: ["--db=", "info"], message: "empty value for '--db <path>'"),
+        Usage(arguments: ["import", "x.csv", "--map", "title=name", "--map", "year=NAME"],
+              message: "column 'NAME' already feeds title"),
+        Usage(arguments: ["save-preset", "bad\u{2028}name", "--genre", "drama"], message: "line-separator characters"),
+        Usage(arguments: ["save-preset", "zero\u{200B}width", "--genre", "drama"], message: "format"),
+    ]
+
+    @Test("usage errors for empty --db, one column for two fields, invisible preset characters", arguments: usages)
+    func usage(_ c: Usage) throws {
+        let box = try Sandbox()
+        try box.write("x.csv", "name,year\nA,2000\n")
+        let run = try runProcess(moviecatBinary, c.arguments.first == "--db=" ? c.arguments : ["--db", box.db] + c.arguments,
+                                 directory: box.dir)
+        #expect(run.status == 64, "\(run)")
+        #expect(run.stderr.contains(c.message), "\(run)")
+    }
+
+    @Test("remove with a repeated id removes it once; seeding keeps a user's own genres")
+    func removeAndSeed() throws {
+        let box = try Sandbox()
+        #expect(try box.moviecat("add", "--title", "Taken", "--year", "2008", "--genre", "thriller").status == 0)
+        #expect(try box.moviecat("init", "--seed").status == 0)
+        #expect(try box.sql("SELECT genres FROM movie_list WHERE title = 'Taken'") == ["Thriller"])
+        #expect(try box.sql("SELECT count(*) FROM movies") == ["13"])
+        let run = try box.moviecat("remove", "1", "1")
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stderr.contains("removed 1 movie"), "\(run)")
+        #expect(try box.sql("SELECT count(*) FROM movies") == ["12"])
+    }
+
+    @Test("title search ignores case beyond ASCII; table output shows control characters")
+    func unicodeAndControls() throws {
+        let box = try Sandbox()
+        try box.write("u.csv", "title,year\nAmélie,2001\nAMÉLIE,2002\n\"Bell\u{07}\u{1B}[2J\",2003\n")
+        #expect(try box.moviecat("import", "u.csv").status == 0)
+        #expect(try box.moviecat("filter", "--title", "amélie", "--count").stdout == "2\n")
+        let table = try box.moviecat("filter", "--title", "bell")
+        #expect(table.stdout.contains("Bell␇␛[2J"), "\(table)")
+        #expect(!table.stdout.unicodeScalars.contains { $0.value == 0x1B }, "\(table)")
+    }
+
+    @Test("readers keep working while a first import into an empty catalog runs")
+    func readersDuringBulkLoad() throws {
+        let box = try Sandbox()
+        #expect(try box.moviecat("init").status == 0)
+        // An import that holds its transaction open: stdin delivers rows, then stays open a while.
+        let importer = Process()
+        importer.executableURL = URL(fileURLWithPath: "/bin/sh")
+        importer.arguments = ["-c", "(printf 'title\\nA\\nB\\n'; sleep 4) | \"$0\" --db \"$1\" import --format csv -",
+                              moviecatBinary.path, box.db]
+        try importer.run()
+        defer { importer.terminate(); importer.waitUntilExit() }
+        Thread.sleep(forTimeInterval: 1.0)
+        let started = Date()
+        let reader = try box.moviecat("filter", "--count")
+        #expect(reader.status == 0, "\(reader)")
+        #expect(reader.stdout == "0\n")
+        #expect(Date().timeIntervalSince(started) < 2, "the reader waited for the import")
+    }
+}
