@@ -1,10 +1,15 @@
 /// One option of a command: its long name, value placeholder (nil for a flag) and help text.
 public struct OptionSpec: Sendable {
+    /// The long name, with its dashes (`--limit`).
     public let name: String
+    /// The value placeholder shown in help (`n`), or nil for a flag.
     public let valueName: String?
+    /// The one-line help text.
     public let help: String
+    /// Whether the option may be given more than once.
     public let repeatable: Bool
 
+    /// Creates an option; `value` is the placeholder, nil for a flag.
     public init(_ name: String, value: String? = nil, help: String, repeatable: Bool = false) {
         self.name = name
         self.valueName = value
@@ -18,14 +23,22 @@ public struct OptionSpec: Sendable {
 
 /// A command's name, help text and options; drives parsing, help and completions.
 public struct CommandSpec: Sendable {
+    /// The command name as typed (empty for the top level).
     public let name: String
+    /// The one-line summary shown as OVERVIEW.
     public let abstract: String
+    /// The usage line, without the `USAGE:` prefix.
     public let usage: String
+    /// The positional arguments with their help text.
     public let arguments: [(name: String, help: String)]
+    /// The options the command accepts.
     public let options: [OptionSpec]
+    /// Example command lines shown under EXAMPLES.
     public let examples: [String]
+    /// The subcommands with their help text.
     public let subcommands: [(name: String, help: String)]
 
+    /// Creates a command spec from its help text, arguments, options, examples and subcommands.
     public init(name: String, abstract: String, usage: String, arguments: [(name: String, help: String)] = [],
                 options: [OptionSpec] = [], examples: [String] = [], subcommands: [(name: String, help: String)] = []) {
         self.name = name

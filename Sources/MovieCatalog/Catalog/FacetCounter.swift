@@ -2,6 +2,7 @@
 public struct FacetValue: Equatable, Sendable {
     /// The filter token value (`drama`, `7`, `2h`, `1990s`, `PG-13`).
     public let value: String
+    /// The number of movies that would match with this value.
     public let count: Int
     /// Whether the current set selects this value.
     public let selected: Bool
@@ -9,7 +10,9 @@ public struct FacetValue: Equatable, Sendable {
 
 /// The counts of one facet.
 public struct FacetCounts: Equatable, Sendable {
+    /// The facet counted.
     public let facet: Facet
+    /// The facet's values with their counts.
     public let values: [FacetValue]
 }
 
@@ -22,6 +25,7 @@ public struct FacetCounter {
 
     let catalog: Catalog
 
+    /// Creates a counter over `catalog`.
     public init(catalog: Catalog) { self.catalog = catalog }
 
     /// Counts for every listed facet under `set`.

@@ -18,12 +18,18 @@ public enum SortKey: String, CaseIterable, Sendable {
 
 /// A `filter` request: the set, order and page.
 public struct MovieQuery: Sendable {
+    /// The filter set movies must match.
     public var filters: FilterSet
+    /// The column to sort by.
     public var sort: SortKey
+    /// Whether to sort in descending order.
     public var descending: Bool
+    /// The most movies to return, or nil for all.
     public var limit: Int?
+    /// The number of matching movies to skip first, or nil for none.
     public var offset: Int?
 
+    /// Creates a query; by default every movie, sorted by title, unpaged.
     public init(filters: FilterSet = FilterSet(), sort: SortKey = .title, descending: Bool = false,
                 limit: Int? = nil, offset: Int? = nil) {
         self.filters = filters

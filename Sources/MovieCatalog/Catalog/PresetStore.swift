@@ -1,6 +1,8 @@
 /// A saved filter set.
 public struct Preset: Equatable, Sendable {
+    /// The preset's name.
     public var name: String
+    /// The saved filter elements.
     public var filters: FilterSet
 }
 

@@ -15,13 +15,16 @@ public enum ExitStatus: Int32, Sendable {
 
 /// An error the user sees: one message line, optional detail lines before it, and an exit status.
 public struct CatalogError: Error, CustomStringConvertible, Sendable {
+    /// The process exit status.
     public let status: ExitStatus
+    /// The error line shown to the user.
     public let message: String
     /// Lines printed before the error line (an import's list of problems).
     public var details: [String]
     /// A usage line and help hint printed after the error (argument errors).
     public var usageHint: String?
 
+    /// Creates an error with an exit status, message and optional details and usage hint.
     public init(_ status: ExitStatus, _ message: String, details: [String] = [], usageHint: String? = nil) {
         self.status = status
         self.message = message
@@ -29,6 +32,7 @@ public struct CatalogError: Error, CustomStringConvertible, Sendable {
         self.usageHint = usageHint
     }
 
+    /// The message line.
     public var description: String { message }
 
     /// Maps any error to what the user should see; SQLite codes become exit codes.

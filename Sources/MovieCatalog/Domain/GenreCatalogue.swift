@@ -4,6 +4,7 @@ public struct GenreCatalogue: Sendable {
     public let genres: [Genre]
     private let byKey: [String: Genre]
 
+    /// Creates a catalogue of `genres`, indexed by code and lower-cased name.
     public init(_ genres: [Genre]) {
         self.genres = genres.sorted { $0.code < $1.code }
         var byKey: [String: Genre] = [:]

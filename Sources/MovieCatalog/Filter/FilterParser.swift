@@ -3,6 +3,7 @@ public struct FilterParser: Sendable {
     /// The genres that `genre` and `exclude-genre` values must name.
     public let genres: GenreCatalogue
 
+    /// Creates a parser that resolves genre values against `genres`.
     public init(genres: GenreCatalogue) { self.genres = genres }
 
     /// Parses a flag's value; a comma list yields one element per item (not for titles).

@@ -3,10 +3,12 @@ public struct FilterSet: Hashable, Sendable, Sequence, CustomStringConvertible {
     /// The elements; equal elements collapse.
     public private(set) var elements: Set<MovieFilter>
 
+    /// Creates a set of the given elements.
     public init<S: Sequence>(_ elements: S) where S.Element == MovieFilter {
         self.elements = Set(elements)
     }
 
+    /// Creates an empty set.
     public init() { elements = [] }
 
     /// Adds an element (no effect when already present).
@@ -17,9 +19,13 @@ public struct FilterSet: Hashable, Sendable, Sequence, CustomStringConvertible {
         elements.formUnion(other)
     }
 
+    /// Whether the set has no elements.
     public var isEmpty: Bool { elements.isEmpty }
+    /// The number of elements.
     public var count: Int { elements.count }
+    /// Whether the set holds `element`.
     public func contains(_ element: MovieFilter) -> Bool { elements.contains(element) }
+    /// Iterates over the elements, in no particular order.
     public func makeIterator() -> Set<MovieFilter>.Iterator { elements.makeIterator() }
 
     /// The elements in canonical order (by facet, then value), for stable SQL and output.

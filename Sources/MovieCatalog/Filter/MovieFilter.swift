@@ -85,6 +85,7 @@ public enum MovieFilter: Hashable, Sendable, CustomStringConvertible, Comparable
     /// The canonical token, `facet:value`.
     public var description: String { "\(facet.rawValue):\(value)" }
 
+    /// Canonical order: by facet, then by value.
     public static func < (lhs: MovieFilter, rhs: MovieFilter) -> Bool {
         lhs.facet != rhs.facet ? lhs.facet < rhs.facet : lhs.value < rhs.value
     }

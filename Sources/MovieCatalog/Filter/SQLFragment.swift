@@ -1,8 +1,11 @@
 /// A piece of SQL together with the values of its `?` placeholders, in order.
 public struct SQLFragment: Equatable, Sendable {
+    /// The SQL text, with `?` placeholders.
     public var sql: String
+    /// The values of the placeholders, in order.
     public var bindings: [SQLValue]
 
+    /// Creates a fragment from SQL text and its bindings.
     public init(_ sql: String, _ bindings: [SQLValue] = []) {
         self.sql = sql
         self.bindings = bindings

@@ -20,6 +20,7 @@ public final class DelimitedReader {
     private var line = 1
     private var started = false
 
+    /// Creates a reader of `input` in the given dialect.
     public init(input: ByteReader, dialect: Dialect) {
         self.input = input
         separator = dialect == .csv ? UInt8(ascii: ",") : UInt8(ascii: "\t")

@@ -21,6 +21,7 @@ public struct FieldMapping: Sendable {
     public let overrides: [ImportField: String]
     private let fieldByKey: [String: ImportField]
 
+    /// Creates a mapping from the built-in aliases plus `--map` overrides.
     public init(overrides: [ImportField: String] = [:]) {
         self.overrides = overrides
         var byKey: [String: ImportField] = [:]

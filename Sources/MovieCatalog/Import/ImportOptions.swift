@@ -18,20 +18,29 @@ public enum ImportFormat: String, CaseIterable, Sendable {
 
 /// How `import` reads, validates and stores.
 public struct ImportOptions: Sendable {
+    /// The input format, or nil to tell it from each file's extension.
     public var format: ImportFormat?
+    /// Which columns or keys feed which fields.
     public var mapping = FieldMapping()
+    /// What to do with a movie already in the catalog.
     public var onDuplicate = DuplicatePolicy.update
+    /// Whether to import the valid rows and skip invalid ones.
     public var skipInvalid = false
+    /// Where to write rejected rows, if anywhere.
     public var rejectsPath: String?
+    /// Whether to validate and count without writing anything.
     public var dryRun = false
 
+    /// Creates the default options.
     public init() {}
 }
 
 /// Counts for one input file (or the total).
 public struct ImportCounts: Sendable, Equatable {
+    /// Rows read, inserted, updated, skipped as duplicates, rejected as invalid, and repeated within the input.
     public var read = 0, inserted = 0, updated = 0, skipped = 0, rejected = 0, repeated = 0
 
+    /// Creates zero counts.
     public init() {}
 
     static func + (a: ImportCounts, b: ImportCounts) -> ImportCounts {
@@ -48,19 +57,27 @@ public struct ImportCounts: Sendable, Equatable {
 
 /// What an import did, per file.
 public struct ImportReport: Sendable {
+    /// What the import did with one input file.
     public struct File: Sendable {
+        /// The input's name (`movies.csv`, or `-` for stdin).
         public let name: String
+        /// The file's row counts.
         public var counts = ImportCounts()
+        /// Input columns (or JSON keys) that feed no field.
         public var ignoredColumns: [String] = []
+        /// Wall time spent on the file.
         public var seconds = 0.0
     }
 
+    /// One entry per input file, in order.
     public var files: [File] = []
+    /// Whether the import was a dry run (nothing written).
     public var dryRun = false
     /// Wall time of the whole import, index builds and commit included.
     public var totalSeconds = 0.0
     /// Every problem found (only the first few are printed).
     public var problemCount = 0
+    /// The first problems found, printed before the error.
     public var firstProblems: [ImportProblem] = []
 
     /// The totals over all files.

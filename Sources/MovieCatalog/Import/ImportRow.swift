@@ -19,10 +19,15 @@ public enum Cell: Equatable, Sendable {
 public struct ImportRow: Equatable, Sendable {
     /// Physical line where the record starts.
     public var line: Int
+    /// The movie's title, trimmed.
     public var title: String
+    /// The release year, if given.
     public var year: Int?
+    /// The rating from 0 to 10, if given.
     public var rating: Double?
+    /// The running time in minutes, if given.
     public var durationMinutes: Int?
+    /// The certification, if given.
     public var certification: String?
     /// Genre names as given; resolved to codes when stored.
     public var genres: [String]
@@ -34,24 +39,34 @@ public struct ImportRow: Equatable, Sendable {
 public struct ImportFields: Hashable, Sendable, ExpressibleByArrayLiteral {
     private var bits: UInt8 = 0
 
+    /// Creates an empty set.
     public init() {}
+    /// Creates a set of the given fields.
     public init(_ fields: some Sequence<ImportField>) { for field in fields { insert(field) } }
+    /// Creates a set from an array literal of fields.
     public init(arrayLiteral fields: ImportField...) { self.init(fields) }
 
     /// Every field.
     public static var all: ImportFields { ImportFields(ImportField.allCases) }
 
+    /// Whether the set holds `field`.
     public func contains(_ field: ImportField) -> Bool { bits & (1 << field.index) != 0 }
+    /// Adds `field` to the set.
     public mutating func insert(_ field: ImportField) { bits |= 1 << field.index }
 }
 
 /// A problem with one row: `file:line: field: reason`.
 public struct ImportProblem: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The input's name (`movies.csv`, or `-` for stdin).
     public let file: String
+    /// The physical line where the record starts.
     public let line: Int
+    /// The field or part of the record at fault (`year`, `record`).
     public let field: String
+    /// What is wrong with it.
     public let reason: String
 
+    /// The problem as `file:line: field: reason`.
     public var description: String { "\(file):\(line): \(field): \(reason)" }
 }
 

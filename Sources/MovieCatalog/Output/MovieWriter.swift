@@ -11,6 +11,7 @@ public final class MovieWriter {
     private let format: OutputFormat
     private let out: TextOutput
     private let table: MovieTable?
+    /// The number of movies written so far.
     private(set) public var count = 0
 
     /// `genres` gives display names for the table; `width` is the terminal width (nil: never cut titles).

@@ -29,6 +29,7 @@ public struct DatabaseError: Error, CustomStringConvertible, Sendable {
         self.init(code: code, message: message, sql: sql, arguments: arguments)
     }
 
+    /// The SQLite error code and message, plus the statement when known.
     public var description: String {
         var text = "SQLite error \(extendedCode): \(message)"
         if let sql { text += " - while executing \(sql.split(separator: "\n").joined(separator: " "))" }

@@ -2,8 +2,11 @@
 public struct Migrator {
     /// One migration: its number (from the file name `0001_name.sql`), name and SQL.
     public struct Migration: Sendable {
+        /// The schema version it brings the catalog to.
         public let version: Int
+        /// The migration's file name.
         public let name: String
+        /// The SQL to run.
         public let sql: String
     }
 

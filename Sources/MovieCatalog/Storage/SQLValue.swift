@@ -28,5 +28,6 @@ extension Int64: SQLValueConvertible { public var sqlValue: SQLValue { .integer(
 extension Double: SQLValueConvertible { public var sqlValue: SQLValue { .real(self) } }
 extension SQLValue: SQLValueConvertible { public var sqlValue: SQLValue { self } }
 extension Optional: SQLValueConvertible where Wrapped: SQLValueConvertible {
+    /// The wrapped value's SQL value, or NULL when nil.
     public var sqlValue: SQLValue { self?.sqlValue ?? .null }
 }
