@@ -16,6 +16,16 @@ public enum ImportFormat: String, CaseIterable, Sendable {
     }
 }
 
+/// When `import` appends rows in bulk and folds repeats afterwards, rather than row by row.
+public enum BulkLoad: Sendable {
+    /// Into an empty catalog, or when the input is large beside the catalog.
+    case auto
+    /// Whenever the duplicate policy allows (tests use it to compare both paths).
+    case always
+    /// Never.
+    case never
+}
+
 /// How `import` reads, validates and stores.
 public struct ImportOptions: Sendable {
     /// The input format, or nil to tell it from each file's extension.
@@ -30,6 +40,8 @@ public struct ImportOptions: Sendable {
     public var rejectsPath: String?
     /// Whether to validate and count without writing anything.
     public var dryRun = false
+    /// Bulk or row-by-row storing; the result is the same, only the speed differs.
+    public var bulkLoad = BulkLoad.auto
 
     /// Creates the default options.
     public init() {}

@@ -5,10 +5,10 @@ public enum DuplicatePolicy: String, CaseIterable, Sendable {
 
 /// Stores validated rows inside the import's transaction, with reused prepared statements.
 ///
-/// Into an empty catalog it bulk-loads: indexes are dropped, rows are appended without
+/// For a large first input it bulk-loads: indexes are dropped, rows are appended without
 /// natural-key lookups, and the indexes are rebuilt at the end (sorting beats a million
-/// random B-tree inserts). Repeats within that first input are then folded as they would
-/// have been one by one: the first id keeps the last repeat's values.
+/// random B-tree inserts). Repeats are then folded as they would have been one by one
+/// (see `RepeatFolder`).
 final class ImportWriter {
     /// What happened to one row.
     enum Outcome { case inserted, updated, skipped, repeated }
@@ -32,9 +32,9 @@ final class ImportWriter {
     private(set) var appending = false
     /// The columns every appended row had; a row with others ends appending (folding needs them equal).
     private var appendedFields: ImportFields?
-    /// Rows folded into an earlier repeat since the last `endOfInput()`.
-    private var folded = 0
-    /// The catalog was empty: the first row starts a bulk load (an empty input changes nothing).
+    /// How folding changed the counts since the last `endOfInput()`.
+    private var folded = FoldCounts()
+    /// The first row starts a bulk load (an empty input changes nothing).
     private var bulkEligible = false
     /// Appended rows wait here and go in as multi-row INSERTs, `batchSize` at a time.
     private var pendingMovies: [SQLValue] = []
@@ -65,10 +65,10 @@ final class ImportWriter {
             genreIDs[name.lowercased()] = id
             genreIDs[code] = id
         }
-        let empty = try db.intScalar("SELECT count(*) FROM movie_genres") == 0
         nextID = maxIDBefore + 1
         now = try db.scalar("SELECT CAST(strftime('%s', 'now') AS INTEGER)") ?? .null
-        bulkEligible = bulkLoad && maxIDBefore == 0 && empty
+        // Stored movies can only be folded into under update or skip; fail needs each row's line.
+        bulkEligible = bulkLoad && (maxIDBefore == 0 || policy != .fail)
     }
 
     /// Stores one row according to the duplicate policy; returns what happened and the movie's id.
@@ -187,13 +187,16 @@ final class ImportWriter {
     /// Records that this import updated stored movie `id`; true when it already had (a repeat).
     /// Kept in a temporary table, not in memory, so a huge update stays flat.
     private func touchStored(_ id: Int64) throws -> Bool {
-        if touched == nil {
-            try db.execute("CREATE TEMP TABLE IF NOT EXISTS import_touched (id INTEGER PRIMARY KEY)")
-            touched = try db.prepare("INSERT OR IGNORE INTO temp.import_touched (id) VALUES (?)", persistent: true)
-        }
+        try prepareTouched()
         try touched!.bind([.integer(id)])
         try touched!.step()
         return db.changes == 0
+    }
+
+    private func prepareTouched() throws {
+        guard touched == nil else { return }
+        try db.execute("CREATE TEMP TABLE IF NOT EXISTS import_touched (id INTEGER PRIMARY KEY)")
+        touched = try db.prepare("INSERT OR IGNORE INTO temp.import_touched (id) VALUES (?)", persistent: true)
     }
 
     /// Overwrites the fields the input has; genres are replaced when it has a genres column.
@@ -268,11 +271,11 @@ final class ImportWriter {
     }
 
     /// Ends an input: after a bulk append the natural-key index is back, so later inputs
-    /// de-duplicate row by row. Returns how many rows were folded into an earlier repeat.
-    func endOfInput() throws -> Int {
+    /// de-duplicate row by row. Returns how folding changed the input's counts.
+    func endOfInput() throws -> FoldCounts {
         bulkEligible = false
         try stopAppending()
-        defer { folded = 0 }
+        defer { folded = FoldCounts() }
         return folded
     }
 
@@ -285,33 +288,15 @@ final class ImportWriter {
         do {
             for index in naturalKey { try db.execute(index.sql) }
         } catch let error as DatabaseError where error.code == 19 /* SQLITE_CONSTRAINT */ {
-            folded += try foldRepeats()
+            if policy == .update { try prepareTouched() }
+            let counts = try RepeatFolder.fold(db, maxIDBefore: maxIDBefore, policy: policy,
+                                               fields: appendedFields ?? .all, now: now)
+            folded.repeated += counts.repeated
+            folded.updated += counts.updated
+            folded.skipped += counts.skipped
             for index in naturalKey { try db.execute(index.sql) }
         }
         droppedIndexes.removeAll { $0.name == "movies_natural_key" }
-    }
-
-    /// Gives each repeated natural key's first id the last repeat's values and genres, then drops the rest.
-    private func foldRepeats() throws -> Int {
-        try db.execute("""
-            CREATE TEMP TABLE import_repeats (
-                title TEXT COLLATE NOCASE, year INTEGER, keep INTEGER, last INTEGER, n INTEGER,
-                PRIMARY KEY (title, year));
-            INSERT INTO import_repeats
-            SELECT title, ifnull(year, 0), min(id), max(id), count(*) FROM movies
-             GROUP BY title COLLATE NOCASE, ifnull(year, 0) HAVING count(*) > 1;
-            UPDATE movies AS m SET (title, year, rating, duration_minutes, certification) =
-                   (SELECT l.title, l.year, l.rating, l.duration_minutes, l.certification FROM movies l WHERE l.id = r.last)
-              FROM import_repeats r WHERE m.id = r.keep;
-            DELETE FROM movie_genres WHERE movie_id IN (SELECT keep FROM import_repeats);
-            UPDATE movie_genres SET movie_id = r.keep FROM import_repeats r WHERE movie_genres.movie_id = r.last;
-            DELETE FROM movies WHERE id IN (
-                SELECT m.id FROM movies m JOIN import_repeats r ON r.title = m.title AND r.year = ifnull(m.year, 0)
-                 WHERE m.id <> r.keep);
-            """)
-        let folded = try db.intScalar("SELECT ifnull(sum(n - 1), 0) FROM import_repeats")
-        try db.execute("DROP TABLE import_repeats")
-        return folded
     }
 
     /// Rebuilds any indexes dropped for the bulk load (inside the same transaction).

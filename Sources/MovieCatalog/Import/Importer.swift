@@ -43,7 +43,10 @@ public final class Importer {
         }
         do {
             if let path = options.rejectsPath { rejects = try RejectsWriter(path: path) }
-            writer = try ImportWriter(db: db, policy: options.onDuplicate, bulkLoad: !options.dryRun)
+            let stored = try db.intScalar("SELECT count(*) FROM movies")
+            let inputBytes = inputs.reduce(0) { $0 + ($1.0.totalBytes ?? 0) }
+            writer = try ImportWriter(db: db, policy: options.onDuplicate,
+                                      bulkLoad: Importer.bulkLoads(options, stored: stored, inputBytes: inputBytes))
             for (input, format) in inputs {
                 fileStarted = monotonicSeconds()
                 report.files.append(ImportReport.File(name: input.name))
@@ -53,9 +56,11 @@ public final class Importer {
                 case .json: try importJSON(input, mode: .array)
                 case .jsonl: try importJSON(input, mode: .lines)
                 }
-                if let folded = try writer?.endOfInput(), folded > 0 {
-                    report.files[report.files.count - 1].counts.inserted -= folded
-                    report.files[report.files.count - 1].counts.repeated += folded
+                if let folded = try writer?.endOfInput(), folded.notInserted > 0 {
+                    report.files[report.files.count - 1].counts.inserted -= folded.notInserted
+                    report.files[report.files.count - 1].counts.repeated += folded.repeated
+                    report.files[report.files.count - 1].counts.updated += folded.updated
+                    report.files[report.files.count - 1].counts.skipped += folded.skipped
                 }
                 progress.finish()
                 report.files[report.files.count - 1].seconds = monotonicSeconds() - fileStarted
@@ -73,6 +78,21 @@ public final class Importer {
             throw CatalogError.from(error, catalogPath: catalog.path)
         }
         return report
+    }
+
+    /// Whether to bulk-load: always into an empty catalog; into a stored one when the input is
+    /// large beside it (rebuilding its indexes then costs less than a million random inserts).
+    static func bulkLoads(_ options: ImportOptions, stored: Int, inputBytes: Int) -> Bool {
+        guard !options.dryRun else { return false }
+        switch options.bulkLoad {
+        case .never: return false
+        case .always: return true
+        case .auto:
+            let estimatedRows = inputBytes / 60   // a movie line is some 60 bytes
+            // Measured at 1M stored: bulk wins for new rows from ~20% of the catalog, but folds
+            // updates slower than row-by-row; half the catalog keeps it on the safe side.
+            return stored == 0 || (estimatedRows >= 50_000 && estimatedRows >= stored / 2)
+        }
     }
 
     private func invalidRowsError() -> CatalogError {

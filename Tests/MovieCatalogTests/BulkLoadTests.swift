@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+@testable import MovieCatalog
+
+/// The bulk path (append, then fold repeats in SQL) must leave the catalog and the report exactly
+/// as the row-by-row path does, for stored movies and repeats alike.
+@Suite struct BulkLoadTests {
+    struct Case: Sendable, CustomStringConvertible {
+        let policy: DuplicatePolicy
+        let columns: [String]
+        let seed: UInt64
+        var description: String { "\(policy.rawValue) \(columns.joined(separator: ",")) seed \(seed)" }
+    }
+
+    static let cases: [Case] = [DuplicatePolicy.update, .skip].flatMap { policy in
+        [["title", "year", "genres", "rating", "duration", "certification"], ["title", "year", "rating"],
+         ["title", "genres", "certification"]].flatMap { columns in
+            [1, 2, 3].map { Case(policy: policy, columns: columns, seed: UInt64($0)) }
+        }
+    }
+
+    /// A catalog of 40 stored movies, then an input of 120 rows that repeats some of them and itself.
+    static func scenario(_ c: Case) throws -> (stored: String, input: String) {
+        var rng = SQLBuilderTests.SplitMix(state: c.seed)
+        func movie(_ i: Int) -> [String: String] {
+            ["title": i % 3 == 0 ? "Movie \(i)" : "movie \(i)", "year": i % 5 == 0 ? "" : String(1950 + i % 60),
+             "genres": ["drama", "war|comedy", "", "Film Noir|drama"][Int.random(in: 0..<4, using: &rng)],
+             "rating": Bool.random(using: &rng) ? String(Double(Int.random(in: 0...100, using: &rng)) / 10) : "",
+             "duration": String(Int.random(in: 60...200, using: &rng)),
+             "certification": ["R", "pg", ""][Int.random(in: 0..<3, using: &rng)]]
+        }
+        func csv(_ rows: [[String: String]], _ columns: [String]) -> String {
+            ([columns.joined(separator: ",")] + rows.map { row in columns.map { row[$0]! }.joined(separator: ",") })
+                .joined(separator: "\n") + "\n"
+        }
+        let all = ["title", "year", "genres", "rating", "duration", "certification"]
+        let stored = csv((0..<40).map(movie), all)
+        let input = csv((0..<120).map { _ in movie(Int.random(in: 20..<90, using: &rng)) }, c.columns)
+        return (stored, input)
+    }
+
+    static func run(_ c: Case, bulk: BulkLoad, stored: String, input: String) throws -> (rows: [String], counts: ImportCounts) {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("bulk-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Data(stored.utf8).write(to: dir.appendingPathComponent("stored.csv"))
+        try Data(input.utf8).write(to: dir.appendingPathComponent("input.csv"))
+        let catalog = try Catalog(path: dir.appendingPathComponent("c.sqlite").path)
+        _ = try Importer(catalog: catalog, options: ImportOptions(), progressOutput: nil)
+            .run(paths: [dir.appendingPathComponent("stored.csv").path])
+        var options = ImportOptions()
+        options.onDuplicate = c.policy
+        options.bulkLoad = bulk
+        let report = try Importer(catalog: catalog, options: options, progressOutput: nil)
+            .run(paths: [dir.appendingPathComponent("input.csv").path])
+        // Stored movies keep their ids on both paths; new ones may be numbered differently.
+        let rows = try catalog.db.query("""
+            SELECT CASE WHEN id <= 40 THEN id ELSE 0 END, title, year, rating, duration_minutes, certification,
+                   (SELECT group_concat(g.code, '|') FROM (SELECT g.code FROM movie_genres mg JOIN genres g ON g.id = mg.genre_id
+                     WHERE mg.movie_id = m.id ORDER BY g.code) g)
+              FROM movies m ORDER BY title COLLATE NOCASE, ifnull(year, 0)
+            """) { s in (0..<7).map { s.value(Int32($0)).description }.joined(separator: " | ") }
+        #expect(try catalog.db.scalar("PRAGMA integrity_check") == .text("ok"))
+        #expect(try catalog.db.intScalar("SELECT count(*) FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL") == 3)
+        return (rows, report.total)
+    }
+
+    @Test("bulk and row-by-row imports into a stored catalog agree", arguments: cases)
+    func agree(_ c: Case) throws {
+        let (stored, input) = try Self.scenario(c)
+        let rowByRow = try Self.run(c, bulk: .never, stored: stored, input: input)
+        let bulk = try Self.run(c, bulk: .always, stored: stored, input: input)
+        #expect(bulk.rows == rowByRow.rows)
+        #expect(bulk.counts == rowByRow.counts)
+        #expect(rowByRow.counts.read == 120)
+    }
+
+    @Test("auto chooses bulk for an empty catalog or an input large beside it")
+    func heuristic() {
+        let options = ImportOptions()
+        #expect(Importer.bulkLoads(options, stored: 0, inputBytes: 10))
+        #expect(!Importer.bulkLoads(options, stored: 1_000_000, inputBytes: 6_000_000))
+        #expect(!Importer.bulkLoads(options, stored: 1_000_000, inputBytes: 12_000_000))
+        #expect(Importer.bulkLoads(options, stored: 1_000_000, inputBytes: 60_000_000))
+        var dry = ImportOptions()
+        dry.dryRun = true
+        #expect(!Importer.bulkLoads(dry, stored: 0, inputBytes: 10))
+    }
+}
