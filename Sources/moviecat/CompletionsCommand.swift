@@ -25,7 +25,8 @@ enum CompletionsCommand {
 
     /// Not listed in help: prints genre codes or preset names, one a line, for the scripts.
     static let values = Command(spec: CommandSpec(name: "_complete", abstract: "", usage: "moviecat _complete genres|presets")) { parsed, context in
-        let catalog = try context.catalog()
+        // Completing must never create a catalog (a mistyped --db would otherwise appear on TAB).
+        guard CatalogLocation.exists(context.catalogPath), let catalog = try? context.catalog() else { return }
         switch parsed.positionals.first {
         case "genres": for code in try catalog.genres().codes { context.stdout.write(code + "\n") }
         case "presets": for preset in try catalog.presets() { context.stdout.write(preset.name + "\n") }

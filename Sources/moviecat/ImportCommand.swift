@@ -36,6 +36,14 @@ enum ImportCommand {
         if options.rejectsPath != nil && !options.skipInvalid {
             throw spec.usageError("--rejects needs --skip-invalid")
         }
+        if let rejects = options.rejectsPath {
+            // Never let the rejects file overwrite the catalog or an input.
+            let guarded = ["", "-wal", "-shm", "-journal"].map { context.catalogPath + $0 }
+                + parsed.positionals.filter { $0 != "-" }
+            if let clash = guarded.first(where: { CatalogLocation.sameFile(rejects, $0) }) {
+                throw spec.usageError("--rejects \(rejects) would overwrite \(clash)")
+            }
+        }
         options.dryRun = parsed.has("--dry-run")
         let quiet = parsed.has("--quiet")
         let catalog = try context.catalog()

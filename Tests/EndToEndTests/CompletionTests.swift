@@ -166,4 +166,18 @@ import Testing
         #expect(offered.contains("great\\ dramas"), "\(offered)")
         #expect(offered.contains { $0.hasPrefix("\\$\\(touch") }, "\(offered)")
     }
+
+    @Test("--db=PATH on the line is honoured, and completing never creates a catalog")
+    func dbForms() throws {
+        let box = try Sandbox()
+        try box.seed()
+        #expect(try box.moviecat("save-preset", "mine", "--genre", "drama").status == 0)
+        // bash splits "--db=PATH" at '=' (COMP_WORDBREAKS).
+        let offered = try CompletionTests.complete(["moviecat", "--db", "=", box.db, "filter", "--preset", "m"])
+        #expect(offered == ["mine"], "\(offered)")
+        let missing = box.dir.appendingPathComponent("typo.sqlite").path
+        let none = try CompletionTests.complete(["moviecat", "--db", missing, "filter", "--genre", "d"])
+        #expect(none.isEmpty, "\(none)")
+        #expect(!FileManager.default.fileExists(atPath: missing))
+    }
 }

@@ -137,4 +137,33 @@ import Testing
         #expect(reader.stdout == "0\n")
         #expect(Date().timeIntervalSince(started) < 2, "the reader waited for the import")
     }
+
+    @Test("--on-duplicate fail into an empty catalog folds repeats within the input")
+    func failWithRepeats() throws {
+        let box = try Sandbox()
+        try box.write("r.csv", "title,year,rating\nA,2000,5\nB,2001,6\na,2000,7\n")
+        let run = try box.moviecat("import", "--on-duplicate", "fail", "r.csv")
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stderr.contains("3 rows read, 2 inserted, 0 updated, 0 skipped, 0 rejected, 1 repeated"), "\(run)")
+        #expect(try box.sql("SELECT title, rating FROM movies ORDER BY title") == ["B|6.0", "a|7.0"])
+    }
+
+    @Test("--rejects may not name the catalog or an input; a failed import keeps an older rejects file")
+    func rejectsPathSafety() throws {
+        let box = try Sandbox()
+        try box.write("in.csv", "title,year\nA,99999\nB,2000\n")
+        for target in [box.db, "in.csv", "./in.csv"] {
+            let run = try box.moviecat("import", "--skip-invalid", "--rejects", target, "in.csv")
+            #expect(run.status == 64, "\(target): \(run)")
+            #expect(run.stderr.contains("would overwrite"), "\(run)")
+        }
+        #expect(try String(contentsOf: box.dir.appendingPathComponent("in.csv"), encoding: .utf8) == "title,year\nA,99999\nB,2000\n")
+        try box.write("old.csv", "keep\n")
+        try box.write("bad.csv", "title\n\"open\n")
+        let failed = try box.moviecat("import", "--skip-invalid", "--rejects", "old.csv", "in.csv", "bad.csv")
+        #expect(failed.status == 65, "\(failed)")
+        #expect(try String(contentsOf: box.dir.appendingPathComponent("old.csv"), encoding: .utf8) == "keep\n")
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: box.dir.path).filter { $0.hasSuffix(".tmp") }
+        #expect(leftovers.isEmpty, "\(leftovers)")
+    }
 }

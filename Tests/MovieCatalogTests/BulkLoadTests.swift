@@ -22,9 +22,9 @@ import Testing
     /// A catalog of 40 stored movies, then an input of 120 rows that repeats some of them and itself.
     static func scenario(_ c: Case) throws -> (stored: String, input: String) {
         var rng = SQLBuilderTests.SplitMix(state: c.seed)
-        func movie(_ i: Int) -> [String: String] {
+        func movie(_ i: Int, _ extra: String) -> [String: String] {
             ["title": i % 3 == 0 ? "Movie \(i)" : "movie \(i)", "year": i % 5 == 0 ? "" : String(1950 + i % 60),
-             "genres": ["drama", "war|comedy", "", "Film Noir|drama"][Int.random(in: 0..<4, using: &rng)],
+             "genres": ["drama", "war|comedy", "", "Film Noir|drama", "Neo Noir \(i % 7)", extra][Int.random(in: 0..<6, using: &rng)],
              "rating": Bool.random(using: &rng) ? String(Double(Int.random(in: 0...100, using: &rng)) / 10) : "",
              "duration": String(Int.random(in: 60...200, using: &rng)),
              "certification": ["R", "pg", ""][Int.random(in: 0..<3, using: &rng)]]
@@ -34,8 +34,12 @@ import Testing
                 .joined(separator: "\n") + "\n"
         }
         let all = ["title", "year", "genres", "rating", "duration", "certification"]
-        let stored = csv((0..<40).map(movie), all)
-        let input = csv((0..<120).map { _ in movie(Int.random(in: 20..<90, using: &rng)) }, c.columns)
+        let stored = csv((0..<40).map { movie($0, "drama") }, all)
+        // Genres only the input names: a skipped row must not leave them behind.
+        let input = csv((0..<120).map { _ in
+            let i = Int.random(in: 20..<90, using: &rng)
+            return movie(i, "Input Only \(i % 3)|war")
+        }, c.columns)
         return (stored, input)
     }
 
@@ -60,9 +64,10 @@ import Testing
                      WHERE mg.movie_id = m.id ORDER BY g.code) g)
               FROM movies m ORDER BY title COLLATE NOCASE, ifnull(year, 0)
             """) { s in (0..<7).map { s.value(Int32($0)).description }.joined(separator: " | ") }
+        let genres = try catalog.db.query("SELECT code || '=' || name FROM genres ORDER BY code") { $0.text(0) }
         #expect(try catalog.db.scalar("PRAGMA integrity_check") == .text("ok"))
         #expect(try catalog.db.intScalar("SELECT count(*) FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL") == 3)
-        return (rows, report.total)
+        return (rows + genres, report.total)
     }
 
     @Test("bulk and row-by-row imports into a stored catalog agree", arguments: cases)

@@ -15,6 +15,26 @@ public enum CatalogLocation {
         return dataHome + "/moviecat/catalog.sqlite"
     }
 
+    /// Whether a file exists at `path`.
+    public static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+
+    /// Whether two paths name the same file (same device and inode, or the same resolved path).
+    public static func sameFile(_ a: String, _ b: String) -> Bool {
+        var x = stat(), y = stat()
+        if stat(a, &x) == 0 && stat(b, &y) == 0 { return x.st_dev == y.st_dev && x.st_ino == y.st_ino }
+        return resolved(a) == resolved(b)
+    }
+
+    /// A path with its folder resolved (the file itself need not exist).
+    static func resolved(_ path: String) -> String {
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { String(path[..<$0]) }.map { $0.isEmpty ? "/" : $0 } ?? "."
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        guard let real = realpath(folder, nil) else { return path }
+        defer { free(real) }
+        return String(cString: real) + "/" + name
+    }
+
     /// Creates the parent directories of `path` (like `mkdir -p`).
     static func createParentDirectories(of path: String) throws {
         var components = path.split(separator: "/", omittingEmptySubsequences: false).dropLast()

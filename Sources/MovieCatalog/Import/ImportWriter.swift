@@ -32,6 +32,8 @@ final class ImportWriter {
     private(set) var appending = false
     /// The columns every appended row had; a row with others ends appending (folding needs them equal).
     private var appendedFields: ImportFields?
+    /// Genres with a larger id were added by this import.
+    private var maxGenreIDBefore: Int64 = 0
     /// How folding changed the counts since the last `endOfInput()`.
     private var folded = FoldCounts()
     /// The first row starts a bulk load (an empty input changes nothing).
@@ -66,6 +68,7 @@ final class ImportWriter {
             genreIDs[code] = id
         }
         nextID = maxIDBefore + 1
+        maxGenreIDBefore = Int64(try db.intScalar("SELECT ifnull(max(id), 0) FROM genres"))
         now = try db.scalar("SELECT CAST(strftime('%s', 'now') AS INTEGER)") ?? .null
         // Stored movies can only be folded into under update or skip; fail needs each row's line.
         bulkEligible = bulkLoad && (maxIDBefore == 0 || policy != .fail)
@@ -289,11 +292,16 @@ final class ImportWriter {
             for index in naturalKey { try db.execute(index.sql) }
         } catch let error as DatabaseError where error.code == 19 /* SQLITE_CONSTRAINT */ {
             if policy == .update { try prepareTouched() }
-            let counts = try RepeatFolder.fold(db, maxIDBefore: maxIDBefore, policy: policy,
-                                               fields: appendedFields ?? .all, now: now)
+            let counts = try RepeatFolder.fold(db, maxIDBefore: maxIDBefore, maxGenreIDBefore: maxGenreIDBefore,
+                                               policy: policy, fields: appendedFields ?? .all, now: now)
             folded.repeated += counts.repeated
             folded.updated += counts.updated
             folded.skipped += counts.skipped
+            if counts.skipped > 0 {
+                // Genres that only skipped rows named are gone: forget their ids.
+                let kept = Set(try db.query("SELECT id FROM genres WHERE id > ?", [.integer(maxGenreIDBefore)]) { $0.int64(0) })
+                genreIDs = genreIDs.filter { $0.value <= maxGenreIDBefore || kept.contains($0.value) }
+            }
             for index in naturalKey { try db.execute(index.sql) }
         }
         droppedIndexes.removeAll { $0.name == "movies_natural_key" }

@@ -44,7 +44,8 @@ public final class Importer {
         do {
             if let path = options.rejectsPath { rejects = try RejectsWriter(path: path) }
             let stored = try db.intScalar("SELECT count(*) FROM movies")
-            let inputBytes = inputs.reduce(0) { $0 + ($1.0.totalBytes ?? 0) }
+            // Only the first input is bulk-loaded, so only its size counts.
+            let inputBytes = inputs.first?.0.totalBytes ?? 0
             writer = try ImportWriter(db: db, policy: options.onDuplicate,
                                       bulkLoad: Importer.bulkLoads(options, stored: stored, inputBytes: inputBytes))
             for (input, format) in inputs {

@@ -8,14 +8,19 @@ import Darwin
 ///
 /// Rows keep their input's columns; when a later input has other columns, its rows follow a
 /// header row of their own, so no row is ever misaligned with the header above it.
+///
+/// It writes to a temporary file beside `path` and renames it into place only when the import
+/// succeeds, so a failed import never replaces what was there.
 final class RejectsWriter {
     private let path: String
+    private let temporaryPath: String
     private let out: TextOutput
     private var header: [String]?
 
     init(path: String) throws {
         self.path = path
-        out = try TextOutput(creatingFile: path)
+        temporaryPath = path + ".moviecat-\(getpid()).tmp"
+        out = try TextOutput(creatingFile: temporaryPath)
     }
 
     func write(header: [String], fields: [String], error: String) throws {
@@ -26,11 +31,19 @@ final class RejectsWriter {
         out.write((fields + [error]).map(TextEscaping.csv).joined(separator: ",") + "\n")
     }
 
-    func close() throws { try out.flush() }
+    /// Finishes the file and puts it in place.
+    func close() throws {
+        try out.flush()
+        guard rename(temporaryPath, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporaryPath)
+            throw CatalogError(.ioError, "cannot write \(path): \(reason)")
+        }
+    }
 
-    /// Removes the file (the import failed, so none of it holds).
+    /// Drops the file (the import failed, so none of it holds); an older file at `path` stays.
     func discard() {
         try? out.flush()
-        unlink(path)
+        unlink(temporaryPath)
     }
 }

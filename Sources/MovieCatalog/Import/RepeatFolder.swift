@@ -15,8 +15,8 @@ struct FoldCounts: Equatable {
 /// the last row's values for the columns the input has, and its genres when the input has genres.
 enum RepeatFolder {
     /// Folds every repeated natural key; rows with ids above `maxIDBefore` are the appended ones.
-    static func fold(_ db: Database, maxIDBefore: Int64, policy: DuplicatePolicy, fields: ImportFields,
-                     now: SQLValue) throws -> FoldCounts {
+    static func fold(_ db: Database, maxIDBefore: Int64, maxGenreIDBefore: Int64, policy: DuplicatePolicy,
+                     fields: ImportFields, now: SQLValue) throws -> FoldCounts {
         try db.execute("""
             CREATE TEMP TABLE import_repeats (
                 title TEXT COLLATE NOCASE, year INTEGER, keep INTEGER, last INTEGER, n INTEGER,
@@ -34,13 +34,34 @@ enum RepeatFolder {
         counts.repeated = try db.intScalar("SELECT ifnull(sum(n - 1), 0) FROM import_repeats WHERE keep > ?", [max])
         if policy == .skip {
             counts.skipped = storedRepeats
-            // Stored movies stay as they are: their repeats in the input simply go.
-            try deleteAllButKeep(db, groups: "keep <= ?", [max])
+            // Stored movies stay as they are: their repeats in the input simply go, and so do the
+            // genres this import added for them alone (row by row, a skipped row adds nothing).
+            try db.run("""
+                CREATE TEMP TABLE import_skipped AS
+                SELECT m.id FROM movies m JOIN import_repeats r ON r.title = m.title AND r.year = ifnull(m.year, 0)
+                 WHERE m.id <> r.keep AND r.keep <= ?
+                """, [max])
+            defer { try? db.execute("DROP TABLE temp.import_skipped") }
+            try db.run("""
+                CREATE TEMP TABLE import_orphans AS
+                SELECT DISTINCT genre_id AS id FROM movie_genres
+                 WHERE movie_id IN (SELECT id FROM temp.import_skipped) AND genre_id > ?
+                   AND genre_id NOT IN (SELECT genre_id FROM movie_genres
+                                         WHERE movie_id NOT IN (SELECT id FROM temp.import_skipped))
+                """, [.integer(maxGenreIDBefore)])
+            defer { try? db.execute("DROP TABLE temp.import_orphans") }
+            try db.execute("""
+                DELETE FROM movies WHERE id IN (SELECT id FROM temp.import_skipped);
+                DELETE FROM genres WHERE id IN (SELECT id FROM temp.import_orphans);
+                """)
             try db.run("DELETE FROM import_repeats WHERE keep <= ?", [max])
         } else {
+            // Under fail no stored movie can be in a group (the bulk path is not taken then).
             counts.updated = storedGroups
             counts.repeated += storedRepeats - storedGroups
-            try db.run("INSERT OR IGNORE INTO temp.import_touched (id) SELECT keep FROM import_repeats WHERE keep <= ?", [max])
+            if policy == .update {
+                try db.run("INSERT OR IGNORE INTO temp.import_touched (id) SELECT keep FROM import_repeats WHERE keep <= ?", [max])
+            }
         }
         // Column names come from a closed list, never from input.
         let columns = [(ImportField.year, "year"), (.rating, "rating"), (.duration, "duration_minutes"),

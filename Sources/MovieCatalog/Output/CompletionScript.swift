@@ -53,7 +53,10 @@ public enum CompletionScript {
             local cmd="" i db=() flags=""
             for ((i = 1; i < COMP_CWORD; i++)); do
                 case "${COMP_WORDS[i]}" in
-                    --db) db=(--db "${COMP_WORDS[i+1]}"); ((i++)) ;;
+                    --db)
+                        # "--db=PATH" arrives as --db, =, PATH; a leading ~ is the home folder.
+                        if [[ "${COMP_WORDS[i+1]}" == "=" ]]; then ((i++)); fi
+                        db=(--db "${COMP_WORDS[i+1]/#\\~/$HOME}"); ((i++)) ;;
                     --db=*) db=("${COMP_WORDS[i]}") ;;
                     -*) ;;
                     *) cmd="${COMP_WORDS[i]}"; break ;;
@@ -139,6 +142,8 @@ public enum CompletionScript {
             for i in (seq (count $tokens))
                 if test "$tokens[$i]" = --db
                     set db --db $tokens[(math $i + 1)]
+                else if string match -q -- '--db=*' $tokens[$i]
+                    set db $tokens[$i]
                 end
             end
             moviecat $db _complete $argv 2>/dev/null
