@@ -166,4 +166,31 @@ import Testing
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: box.dir.path).filter { $0.hasSuffix(".tmp") }
         #expect(leftovers.isEmpty, "\(leftovers)")
     }
+
+    @Test("an import that fails early does not wait for a stalled pipe to deliver more")
+    func failsWithoutWaitingForPipe() throws {
+        let box = try Sandbox()
+        try box.seed()
+        var rows = "title,year\nTaken,2008\n"
+        for i in 0..<700 { rows += "Pipe Movie \(i),2001\n" }
+        let process = Process()
+        process.executableURL = moviecatBinary
+        process.arguments = ["--db", box.db, "import", "--format", "csv", "--on-duplicate", "fail", "-"]
+        let input = Pipe(), errors = Pipe()
+        process.standardInput = input
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        // Deliver the rows, then keep the pipe open as a stalled upstream would.
+        try input.fileHandleForWriting.write(contentsOf: Data(rows.utf8))
+        let deadline = Date().addingTimeInterval(5)
+        while process.isRunning && Date() < deadline { usleep(20_000) }
+        let exitedEarly = !process.isRunning
+        try input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        #expect(exitedEarly, "moviecat waited for the pipe to close")
+        #expect(process.terminationStatus == 65)
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(message.contains("-:2: 'Taken' is already in the catalog as movie"), "\(message)")
+    }
 }

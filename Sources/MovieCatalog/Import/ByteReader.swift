@@ -22,6 +22,8 @@ public final class ByteReader {
     private var consumedBeforeBuffer = 0
     /// Total size when known (regular files), for progress percentages.
     public let totalBytes: Int?
+    /// Asked while waiting on a pipe: true ends the read (the importer gave up on this input).
+    var shouldStop: (@Sendable () -> Bool)?
 
     /// Opens a file, or stdin for `-`; a missing or unreadable file exits 66.
     public init(path: String, chunkSize: Int = 1 << 20) throws {
@@ -89,6 +91,13 @@ public final class ByteReader {
             capacity *= 2
         }
         while true {
+            if let shouldStop, totalBytes == nil {
+                // A pipe may stall for long: wait in short slices so an abandoned read can end.
+                var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                let polled = poll(&ready, 1, 100)
+                if shouldStop() { throw CatalogError(.ioError, "\(name): reading stopped") }
+                if polled == 0 || (polled < 0 && errno == EINTR) { continue }
+            }
             let n = read(fd, buffer + end, capacity - end)
             if n > 0 { end += n; return true }
             if n == 0 { atEOF = true; return false }

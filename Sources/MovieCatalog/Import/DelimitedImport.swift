@@ -49,8 +49,10 @@ extension Importer {
     func streamRows(from input: ByteReader, header: [String],
                     makeProducer: @escaping @Sendable (ByteReader) -> (inout ParsedBatch) throws -> Bool) throws -> [String] {
         let handoff = Handoff(value: input)
+        let stop = StopFlag()
         let ahead = ParseAhead<ParsedBatch>.start { emit in
             let input = handoff.value
+            input.shouldStop = { stop.isRaised }
             let produce = makeProducer(input)
             var batch = ParsedBatch()
             while try produce(&batch) {
@@ -63,7 +65,10 @@ extension Importer {
             batch.bytesConsumed = input.bytesConsumed
             _ = emit(batch)
         }
-        defer { ahead.cancel() }
+        defer {
+            stop.raise()   // ends a read stalled on a pipe, so the thread can be joined at once
+            ahead.cancel()
+        }
         var ignored: [String] = []
         while let batch = try ahead.next() {
             ignored += batch.ignored

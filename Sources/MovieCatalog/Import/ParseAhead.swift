@@ -1,3 +1,4 @@
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -124,6 +125,13 @@ private func startThread(_ body: @escaping @Sendable () -> Void) -> pthread_t? {
         return nil
     }
     return thread
+}
+
+/// A flag one thread raises and another reads, without locks.
+final class StopFlag: Sendable {
+    private let raised = Atomic<Bool>(false)
+    func raise() { raised.store(true, ordering: .relaxed) }
+    var isRaised: Bool { raised.load(ordering: .relaxed) }
 }
 
 /// Hands a non-Sendable value to the one thread that will use it from then on.
