@@ -1,0 +1,56 @@
+/// Rows parsed and validated ahead of the writer, in input order.
+struct ParsedBatch: Sendable {
+    var rows: [DecodedRow] = []
+    /// The fields as read, kept only for invalid rows (for `--rejects`).
+    var raw: [[String]?] = []
+    /// Input bytes consumed when the batch was cut, for the progress line.
+    var bytesConsumed = 0
+    /// JSON keys first seen in this batch that feed no field.
+    var ignored: [String] = []
+
+    static let size = 512
+
+    mutating func append(_ row: DecodedRow, raw fields: @autoclosure () -> [String]) {
+        rows.append(row)
+        if case .invalid = row { raw.append(fields()) } else { raw.append(nil) }
+    }
+}
+
+/// The importer's pipeline: a parsing thread hands batches of rows to the writing thread.
+extension Importer {
+    /// Parses rows on a second thread while this one stores them, in order.
+    ///
+    /// `makeProducer` runs on the parsing thread (which alone touches `input` from then on) and
+    /// returns a function that appends the next row to a batch, or returns false at the end.
+    @discardableResult
+    func streamRows(from input: ByteReader, header: [String],
+                    makeProducer: @escaping @Sendable (ByteReader) -> (inout ParsedBatch) throws -> Bool) throws -> [String] {
+        let handoff = Handoff(value: input)
+        let stop = StopFlag()
+        let ahead = ParseAhead<ParsedBatch>.start { emit in
+            let input = handoff.value
+            input.shouldStop = { stop.isRaised }
+            let produce = makeProducer(input)
+            var batch = ParsedBatch()
+            while try produce(&batch) {
+                if batch.rows.count == ParsedBatch.size {
+                    batch.bytesConsumed = input.bytesConsumed
+                    guard emit(batch) else { return }
+                    batch = ParsedBatch()
+                }
+            }
+            batch.bytesConsumed = input.bytesConsumed
+            _ = emit(batch)
+        }
+        defer {
+            stop.raise()   // ends a read stalled on a pipe, so the thread can be joined at once
+            ahead.cancel()
+        }
+        var ignored: [String] = []
+        while let batch = try ahead.next() {
+            ignored += batch.ignored
+            try handle(batch, from: input, header: header)
+        }
+        return ignored
+    }
+}
