@@ -45,6 +45,7 @@ public struct FacetCounter {
                 : SQLFragment("SELECT g.code, count(*) FROM movies m JOIN movie_genres mg ON mg.movie_id = m.id JOIN genres g ON g.id = mg.genre_id WHERE ")
                     + condition + SQLFragment(" GROUP BY g.code")
         default:
+            // `bucket` and `column` are fixed SQL from bucketExpression, never values.
             let (bucket, column) = FacetCounter.bucketExpression(facet)
             grouped = SQLFragment("SELECT \(bucket) AS bucket, count(*) FROM movies m WHERE \(column) IS NOT NULL AND ")
                 + condition + SQLFragment(" GROUP BY bucket")
@@ -70,7 +71,8 @@ public struct FacetCounter {
         case .rating: return ("CAST(m.rating AS INTEGER)", "m.rating")
         case .duration: return ("m.duration_minutes / 60", "m.duration_minutes")
         case .year: return ("m.year / 10 * 10", "m.year")
-        default: return ("m.certification", "m.certification")
+        case .certification: return ("m.certification", "m.certification")
+        case .genre, .excludeGenre, .title: preconditionFailure("\(facet) has no bucket column")
         }
     }
 

@@ -48,6 +48,7 @@ public struct MovieQuery: Sendable {
 
     /// The SELECT statement for the matching movies.
     public var selectSQL: SQLFragment {
+        // Only fixed SQL is interpolated here (the column list, the ORDER BY of a SortKey).
         var sql = SQLFragment("SELECT \(MovieQuery.columns) FROM movies m WHERE ")
             + SQLBuilder.condition(for: filters)
             + SQLFragment(" ORDER BY \(sort.orderBy(descending: descending))")
