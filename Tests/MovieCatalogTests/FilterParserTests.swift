@@ -29,6 +29,8 @@ import Testing
         Case(facet: .rating, input: "..4", expected: .rating(.range(nil, 4))),
         Case(facet: .rating, input: "6..8.5", expected: .rating(.range(6, 8.5))),
         Case(facet: .rating, input: "-1..11", expected: .rating(.range(-1, 11))),
+        Case(facet: .rating, input: "0.00001..", expected: .rating(.range(0.00001, nil))),
+        Case(facet: .rating, input: "0.00001", expected: .rating(.exact(0.00001))),
         Case(facet: .duration, input: "2h", expected: .duration(.hours(2))),
         Case(facet: .duration, input: "0h", expected: .duration(.hours(0))),
         Case(facet: .duration, input: "95m", expected: .duration(.minutes(95))),

@@ -71,7 +71,7 @@ public enum MovieFilter: Hashable, Sendable, CustomStringConvertible, Comparable
         case .genre(let code), .excludeGenre(let code): return code
         case .certification(let text), .title(let text): return text
         case .rating(.bucket(let n)): return String(n)
-        case .rating(.exact(let v)): return String(v)   // always has a dot: 7.0 stays exact
+        case .rating(.exact(let v)): return TextEscaping.decimal(v)   // always has a dot: 7.0 stays exact
         case .rating(.range(let lo, let hi)): return rangeText(lo.map(Self.number), hi.map(Self.number))
         case .duration(.hours(let h)): return "\(h)h"
         case .duration(.minutes(let m)): return "\(m)m"
@@ -92,8 +92,9 @@ public enum MovieFilter: Hashable, Sendable, CustomStringConvertible, Comparable
 
     private func rangeText(_ lo: String?, _ hi: String?) -> String { (lo ?? "") + ".." + (hi ?? "") }
 
-    /// A range bound: whole numbers without a dot (bounds are inclusive, so 6 and 6.0 agree).
+    /// A range bound: whole numbers without a dot (bounds are inclusive, so 6 and 6.0 agree),
+    /// others in plain decimals, never exponents, so the token parses again.
     static func number(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : TextEscaping.decimal(value)
     }
 }
