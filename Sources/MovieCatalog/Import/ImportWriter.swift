@@ -22,7 +22,7 @@ final class ImportWriter {
     private let insertGenreLink: Statement
     private let deleteGenreLinks: Statement
     private let insertGenre: Statement
-    private var updates: [ImportFields: Statement] = [:]
+    private var updates: [ImportFields: (Statement, [ImportField])] = [:]
     private var touched: Statement?
     /// Lower-cased genre code or name -> genre id.
     private var genreIDs: [String: Int64] = [:]
@@ -204,29 +204,41 @@ final class ImportWriter {
 
     /// Overwrites the fields the input has; genres are replaced when it has a genres column.
     private func update(_ id: Int64, with row: ImportRow) throws {
-        let columns: [(ImportField, String, SQLValue)] = [
-            (.title, "title", .text(row.title)), (.year, "year", row.year.sqlValue),
-            (.rating, "rating", row.rating.sqlValue), (.duration, "duration_minutes", row.durationMinutes.sqlValue),
-            (.certification, "certification", row.certification.sqlValue),
-        ].filter { $0.0 == .title || row.present.contains($0.0) }
-        let key = ImportFields(columns.map(\.0))
-        let statement: Statement
-        if let cached = updates[key] {
-            statement = cached
-        } else {
-            let assignments = columns.map { "\($0.1) = ?" }.joined(separator: ", ")
-            statement = try db.prepare("""
-                UPDATE movies SET \(assignments), updated_at = CAST(strftime('%s', 'now') AS INTEGER) WHERE id = ?
-                """, persistent: true)
-            updates[key] = statement
+        let (statement, fields) = try updateStatement(for: row.present)
+        for (offset, field) in fields.enumerated() {
+            let value: SQLValue
+            switch field {
+            case .title: value = .text(row.title)
+            case .year: value = row.year.sqlValue
+            case .rating: value = row.rating.sqlValue
+            case .duration: value = row.durationMinutes.sqlValue
+            case .certification: value = row.certification.sqlValue
+            case .genres: continue
+            }
+            try statement.bind(value, at: Int32(offset + 1))
         }
-        try statement.bind(columns.map(\.2) + [.integer(id)])
+        try statement.bind(now, at: Int32(fields.count + 1))
+        try statement.bind(.integer(id), at: Int32(fields.count + 2))
         try statement.step()
+        statement.reset()
         if row.present.contains(.genres) {
             try deleteGenreLinks.bind([.integer(id)])
             try deleteGenreLinks.step()
             try link(id, to: row.genres)
         }
+    }
+
+    /// The UPDATE for one set of present columns, prepared once per set (an input has one or few).
+    private func updateStatement(for present: ImportFields) throws -> (Statement, [ImportField]) {
+        if let cached = updates[present] { return cached }
+        // Column names come from this closed list, never from input.
+        let columns: [(ImportField, String)] = [(.title, "title"), (.year, "year"), (.rating, "rating"),
+                                                (.duration, "duration_minutes"), (.certification, "certification")]
+            .filter { $0.0 == .title || present.contains($0.0) }
+        let assignments = columns.map { "\($0.1) = ?" }.joined(separator: ", ")
+        let statement = try db.prepare("UPDATE movies SET \(assignments), updated_at = ? WHERE id = ?", persistent: true)
+        updates[present] = (statement, columns.map(\.0))
+        return (statement, columns.map(\.0))
     }
 
     private func link(_ movieID: Int64, to genres: [String]) throws {
