@@ -57,8 +57,10 @@ final class ImportWriter {
         self.policy = policy
         maxIDBefore = Int64(try db.intScalar("SELECT ifnull(max(id), 0) FROM movies"))
         lookup = try db.prepare("SELECT id, title, year FROM movies WHERE title = ? COLLATE NOCASE AND ifnull(year, 0) = ?", persistent: true)
+        // One row with every column; a NULL id lets SQLite number it (the row-by-row path).
         insertMovie = try db.prepare("""
-            INSERT INTO movies (title, year, rating, duration_minutes, certification) VALUES (?, ?, ?, ?, ?)
+            INSERT INTO movies (id, title, year, rating, duration_minutes, certification, added_at, updated_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             """, persistent: true)
         insertGenreLink = try db.prepare("INSERT OR IGNORE INTO movie_genres (movie_id, genre_id) VALUES (?, ?)", persistent: true)
         deleteGenreLinks = try db.prepare("DELETE FROM movie_genres WHERE movie_id = ?", persistent: true)
@@ -100,13 +102,9 @@ final class ImportWriter {
             try stopAppending()
             return try write(row, file: file)
         }
-        try insertMovie.bind(.text(row.title), at: 1)
-        try insertMovie.bind(row.year.sqlValue, at: 2)
-        try insertMovie.bind(row.rating.sqlValue, at: 3)
-        try insertMovie.bind(row.durationMinutes.sqlValue, at: 4)
-        try insertMovie.bind(row.certification.sqlValue, at: 5)
+        try insertMovie.bind([.null, .text(row.title), row.year.sqlValue, row.rating.sqlValue,
+                              row.durationMinutes.sqlValue, row.certification.sqlValue, now, now])
         try insertMovie.step()
-        insertMovie.reset()
         let id = db.lastInsertRowID
         try link(id, to: row.genres)
         return (.inserted, id)
@@ -140,7 +138,7 @@ final class ImportWriter {
 
     /// Writes the queued movies, then their genre links (which reference them).
     private func flush() throws {
-        try flush(&pendingMovies, width: 8, batch: insertMovieBatch, single: try insertMovieWithID())
+        try flush(&pendingMovies, width: 8, batch: insertMovieBatch, single: insertMovie)
         var links = pendingLinks.map { SQLValue.integer($0) }
         pendingLinks.removeAll(keepingCapacity: true)
         try flush(&links, width: 2, batch: insertLinkBatch, single: insertGenreLink)
@@ -164,17 +162,6 @@ final class ImportWriter {
             offset += width
         }
         values.removeAll(keepingCapacity: true)
-    }
-
-    private var singleInsertWithID: Statement?
-
-    /// The one-row insert with an explicit id, for the tail of a batch.
-    private func insertMovieWithID() throws -> Statement {
-        if let singleInsertWithID { return singleInsertWithID }
-        let statement = try db.prepare(
-            "INSERT INTO movies (id, title, year, rating, duration_minutes, certification, added_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
-        singleInsertWithID = statement
-        return statement
     }
 
     /// The stored movie with the row's natural key: its id and a description for messages.
