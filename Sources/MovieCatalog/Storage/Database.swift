@@ -126,11 +126,12 @@ public final class Database {
     public var changes: Int { Int(sqlite3_changes(handle)) }
 
     /// Runs `body` in a `BEGIN IMMEDIATE` transaction: commits on return, rolls back on throw.
-    public func transaction<T>(_ body: () throws -> T) throws -> T {
+    /// With `commit: false` it rolls back even on success (a dry run).
+    public func transaction<T>(commit: Bool = true, _ body: () throws -> T) throws -> T {
         try execute("BEGIN IMMEDIATE")
         do {
             let result = try body()
-            try execute("COMMIT")
+            try execute(commit ? "COMMIT" : "ROLLBACK")
             return result
         } catch {
             try? execute("ROLLBACK")
