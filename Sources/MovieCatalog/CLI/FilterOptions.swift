@@ -26,7 +26,7 @@ public enum FilterOptions {
             if let facet = facet(forFlag: flag) { set.formUnion(try parser.parse(facet, value)) }
         }
         for token in tokens { set.formUnion(try parser.parseToken(token)) }
-        for name in parsed.all("--preset") { set.formUnion(try catalog.preset(named: name).filters) }
+        for name in parsed.all("--preset") { set.formUnion(try catalog.preset(named: name, parser: parser).filters) }
         return set
     }
 }

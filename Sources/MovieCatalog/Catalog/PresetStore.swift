@@ -35,7 +35,8 @@ extension Catalog {
         try preset(named: raw, parser: try filterParser())
     }
 
-    private func preset(named raw: String, parser: FilterParser) throws -> Preset {
+    /// The preset with this name, its elements read with an existing parser.
+    func preset(named raw: String, parser: FilterParser) throws -> Preset {
         guard let (id, name) = try presetID(named: raw) else { throw missing(raw.trimmingWhitespace()) }
         return try preset(id: id, name: name, parser: parser)
     }
