@@ -70,11 +70,10 @@ public final class ByteReader {
     }
 
     /// Makes more bytes available, keeping unread ones; false at end of input.
-    /// `keepFrom` marks the oldest byte the caller still needs (defaults to `position`).
     @discardableResult
-    func refill(keepFrom: Int? = nil) throws -> Bool {
+    func refill() throws -> Bool {
         if atEOF { return false }
-        let keep = keepFrom ?? position
+        let keep = position
         let unread = end - keep
         if keep > 0 {
             if unread > 0 { memmove(buffer, buffer + keep, unread) }   // the regions overlap

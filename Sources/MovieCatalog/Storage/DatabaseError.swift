@@ -35,7 +35,4 @@ public struct DatabaseError: Error, CustomStringConvertible, Sendable {
         if let sql { text += " - while executing \(sql.split(separator: "\n").joined(separator: " "))" }
         return text
     }
-
-    /// True when the database stayed locked past the busy timeout.
-    public var isBusy: Bool { code == SQLITE_BUSY || code == SQLITE_LOCKED }
 }

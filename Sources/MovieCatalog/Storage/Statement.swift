@@ -53,18 +53,6 @@ public final class Statement {
         guard rc == SQLITE_OK else { throw DatabaseError(connection: connection, sql: sql) }
     }
 
-    /// Binds UTF-8 bytes as text without building a `String` (the importer's hot path).
-    public func bindText(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int32) {
-        // A zero-length bind still needs a non-null pointer, or SQLite stores NULL.
-        guard let base = bytes.baseAddress, bytes.count > 0 else {
-            sqlite3_bind_text(handle, index, "", 0, sqliteTransient)
-            return
-        }
-        UnsafeRawPointer(base).withMemoryRebound(to: CChar.self, capacity: bytes.count) {
-            _ = sqlite3_bind_text(handle, index, $0, Int32(bytes.count), sqliteTransient)
-        }
-    }
-
     /// Steps once: true when a row is ready, false when done.
     @discardableResult
     public func step() throws -> Bool {
