@@ -15,10 +15,11 @@ struct EmbedSQL: BuildToolPlugin {
         let output = context.pluginWorkDirectoryURL.appending(path: "EmbeddedSQL.swift")
         return [
             .buildCommand(
-                displayName: "Embedding \(migrations.count) migrations and seed.sql",
+                displayName: "Embedding Migrations/*.sql and seed.sql",
                 executable: try context.tool(named: "embed-sql").url,
-                arguments: [output.path, seed.path] + migrations.map(\.path),
-                inputFiles: [seed] + migrations,
+                arguments: [output.path, seed.path, migrationsDir.path],
+                // The folder too: adding a file changes it, so the command runs again and lists it.
+                inputFiles: [seed, migrationsDir] + migrations,
                 outputFiles: [output]
             )
         ]

@@ -1,7 +1,9 @@
 import Foundation
 
-// Usage: embed-sql OUTPUT SEED MIGRATION...
-// Writes a Swift file holding each file's text as a raw string literal.
+// Usage: embed-sql OUTPUT SEED MIGRATIONS_DIR
+// Writes a Swift file holding seed.sql and each MIGRATIONS_DIR/*.sql (in name order) as raw
+// string literals. It lists the folder itself, so a new migration file is picked up by the
+// next incremental build (the folder is a build input; the plugin's own listing is cached).
 
 /// A raw string literal whose `#` delimiter cannot occur inside `text`.
 func rawLiteral(_ text: String) -> String {
@@ -11,13 +13,18 @@ func rawLiteral(_ text: String) -> String {
 }
 
 let args = CommandLine.arguments.dropFirst()
-guard args.count >= 2 else {
-    FileHandle.standardError.write(Data("usage: embed-sql OUTPUT SEED MIGRATION...\n".utf8))
+guard args.count == 3 else {
+    FileHandle.standardError.write(Data("usage: embed-sql OUTPUT SEED MIGRATIONS_DIR\n".utf8))
     exit(64)
 }
 let output = URL(fileURLWithPath: args[args.startIndex])
 let seedPath = args[args.startIndex + 1]
-let migrationPaths = args.dropFirst(2)
+let migrationsDir = args[args.startIndex + 2]
+guard let names = try? FileManager.default.contentsOfDirectory(atPath: migrationsDir) else {
+    FileHandle.standardError.write(Data("embed-sql: cannot list \(migrationsDir)\n".utf8))
+    exit(66)
+}
+let migrationPaths = names.filter { $0.hasSuffix(".sql") }.sorted().map { migrationsDir + "/" + $0 }
 
 func read(_ path: String) -> String {
     guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {

@@ -14,13 +14,13 @@ import Testing
         #expect(try box.sql("SELECT count(*) FROM movies", db: path) == ["0"])
     }
 
-    @Test("the schema has the tables, the view, version 1 and WAL")
+    @Test("the schema has the tables, the view, version 2 and WAL")
     func schema() throws {
         let box = try Sandbox()
         #expect(try box.moviecat("init").status == 0)
         let tables = try box.sqlite3(".tables\n").stdout.split(whereSeparator: \.isWhitespace).map(String.init)
         #expect(Set(tables) == ["genres", "movie_genres", "movie_list", "movies", "preset_filters", "presets"])
-        #expect(try box.sql("PRAGMA user_version") == ["1"])
+        #expect(try box.sql("PRAGMA user_version") == ["2"])
         #expect(try box.sql("PRAGMA journal_mode") == ["wal"])
         let codes = Set(try box.sql("SELECT code FROM genres"))
         let standard: Set = ["action", "adventure", "animation", "comedy", "crime", "documentary", "drama", "family",
@@ -117,6 +117,21 @@ import Testing
                                  environment: ["XDG_DATA_HOME": "", "HOME": box.path("home")], directory: box.dir)
         #expect(run.status == 0, "\(run)")
         #expect(FileManager.default.fileExists(atPath: box.path("home/.local/share/moviecat/catalog.sqlite")))
+    }
+
+    @Test("a version-1 catalog is migrated to version 2 on first use, its movies kept")
+    func upgradesVersionOne() throws {
+        let box = try Sandbox()
+        let first = packageRoot.appendingPathComponent("Migrations/0001_initial.sql")
+        try box.sqlite3(try String(contentsOf: first, encoding: .utf8)
+            + "INSERT INTO movies (title, year) VALUES ('Heat', 1995);\n")
+        #expect(try box.sql("SELECT count(*) FROM sqlite_master WHERE name = 'movies_facets'") == ["1"])
+        let run = try box.moviecat("filter", "--year", "1995", "--format", "csv")
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stdout.contains("Heat,1995"), "\(run)")
+        #expect(try box.sql("PRAGMA user_version") == ["2"])
+        #expect(try box.sql("SELECT count(*) FROM sqlite_master WHERE name = 'movies_facets'") == ["0"])
+        #expect(try box.sql("SELECT title FROM movies") == ["Heat"])
     }
 
     @Test("sqlite3 < migrations then < seed.sql gives the same catalog as init --seed")
