@@ -37,19 +37,25 @@ public final class Importer {
         // Index builds sort with helper threads (measured: a third less time on two cores).
         try? db.execute("PRAGMA threads = 4")
         do {
-            try db.transaction(commit: !options.dryRun) {
-                if let path = options.rejectsPath { rejects = try RejectsWriter(path: path) }
-                let stored = try db.intScalar("SELECT count(*) FROM movies")
-                // Only the first input is bulk-loaded, so only its size counts.
-                let inputBytes = inputs.first?.0.totalBytes ?? 0
-                writer = try ImportWriter(db: db, policy: options.onDuplicate,
-                                          bulkLoad: Importer.bulkLoads(options, stored: stored, inputBytes: inputBytes))
-                for (input, format) in inputs { try importInput(input, format: format) }
-                if report.problemCount > 0 && !options.skipInvalid { throw invalidRowsError() }
-                try writer?.finish()
-                try rejects?.close()
-                rejects = nil
+            // Only the first input is bulk-loaded, so only its size counts. Counted before the
+            // transaction, as the choice below must be made outside it; the count only steers speed.
+            let stored = try db.intScalar("SELECT count(*) FROM movies")
+            let bulkLoad = Importer.bulkLoads(options, stored: stored, inputBytes: inputs.first?.0.totalBytes ?? 0)
+            let load = {
+                try db.transaction(commit: !self.options.dryRun) {
+                    if let path = self.options.rejectsPath { self.rejects = try RejectsWriter(path: path) }
+                    self.writer = try ImportWriter(db: db, policy: self.options.onDuplicate, bulkLoad: bulkLoad)
+                    for (input, format) in inputs { try self.importInput(input, format: format) }
+                    if self.report.problemCount > 0 && !self.options.skipInvalid { throw self.invalidRowsError() }
+                    try self.writer?.finish()
+                    try self.rejects?.close()
+                    self.rejects = nil
+                }
             }
+            // A bulk load checks no foreign keys: its genre links name movie ids it has just
+            // numbered and genre ids it has read or added, and it deletes links itself (no
+            // cascades). The checks were a third of the time of appending a million movies.
+            if bulkLoad { try db.withoutForeignKeys(load) } else { try load() }
             report.totalSeconds = monotonicSeconds() - started
         } catch {
             progress.finish()

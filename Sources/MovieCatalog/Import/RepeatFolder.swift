@@ -51,6 +51,7 @@ enum RepeatFolder {
                 """, [.integer(maxGenreIDBefore)])
             defer { try? db.execute("DROP TABLE temp.import_orphans") }
             try db.execute("""
+                DELETE FROM movie_genres WHERE movie_id IN (SELECT id FROM temp.import_skipped);
                 DELETE FROM movies WHERE id IN (SELECT id FROM temp.import_skipped);
                 DELETE FROM genres WHERE id IN (SELECT id FROM temp.import_orphans);
                 """)
@@ -79,16 +80,16 @@ enum RepeatFolder {
                 UPDATE movie_genres SET movie_id = r.keep FROM import_repeats r WHERE movie_genres.movie_id = r.last;
                 """)
         }
-        try deleteAllButKeep(db, groups: "1", [])
+        // Every movie of a group but its `keep` goes, with its links (a bulk load runs without
+        // foreign-key cascades).
+        try db.execute("""
+            CREATE TEMP TABLE import_dropped AS
+            SELECT m.id FROM movies m JOIN import_repeats r ON r.title = m.title AND r.year = ifnull(m.year, 0)
+             WHERE m.id <> r.keep;
+            DELETE FROM movie_genres WHERE movie_id IN (SELECT id FROM temp.import_dropped);
+            DELETE FROM movies WHERE id IN (SELECT id FROM temp.import_dropped);
+            DROP TABLE temp.import_dropped;
+            """)
         return counts
-    }
-
-    /// Deletes every movie of the selected groups but the group's `keep` (their links cascade).
-    private static func deleteAllButKeep(_ db: Database, groups condition: String, _ arguments: [SQLValue]) throws {
-        try db.run("""
-            DELETE FROM movies WHERE id IN (
-                SELECT m.id FROM movies m JOIN import_repeats r ON r.title = m.title AND r.year = ifnull(m.year, 0)
-                 WHERE m.id <> r.keep AND \(condition))
-            """, arguments)
     }
 }

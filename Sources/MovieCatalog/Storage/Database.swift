@@ -139,6 +139,15 @@ public final class Database {
         }
     }
 
+    /// Runs `body` (a whole transaction) without foreign-key enforcement, then turns it back on.
+    /// Only for writers that keep references right by construction: the pragma cannot change
+    /// inside a transaction, and without it there are no checks and no cascades.
+    func withoutForeignKeys<T>(_ body: () throws -> T) throws -> T {
+        try execute("PRAGMA foreign_keys = OFF")
+        defer { try? execute("PRAGMA foreign_keys = ON") }
+        return try body()
+    }
+
     /// The SQLite library version, e.g. "3.40.1".
     public static var sqliteVersion: String { String(cString: sqlite3_libversion()) }
 }
