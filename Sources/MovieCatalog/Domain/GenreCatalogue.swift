@@ -32,10 +32,11 @@ extension String {
     /// The string without leading and trailing white space and newlines.
     public func trimmingWhitespace() -> String {
         // Fast path: most values start and end with a visible ASCII character.
-        let utf8 = self.utf8
-        if let first = utf8.first, let last = utf8.last, first > 0x20, first < 0x7F, last > 0x20, last < 0x7F {
-            return self
+        let visibleEdges = utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            guard let first = bytes.first, let last = bytes.last else { return false }
+            return first > 0x20 && first < 0x7F && last > 0x20 && last < 0x7F
         }
+        if visibleEdges == true { return self }
         let scalars = unicodeScalars
         guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }) else { return "" }
         let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })!

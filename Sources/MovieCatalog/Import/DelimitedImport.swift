@@ -34,11 +34,13 @@ extension Importer {
         if reader.hasNUL {
             return .invalid([ImportProblem(file: file, line: line, field: "record", reason: "contains a NUL byte")])
         }
-        return RowDecoder.decode(file: file, line: line) { field in
-            guard let column = columnOf[field.index] else { return .absent }
-            guard let text = reader.string(column) else { return .invalidUTF8 }
-            if text.isEmpty || text == nullMarker { return .null }
-            return .text(text)
+        return reader.withRecord { record in
+            RowDecoder.decode(file: file, line: line) { field in
+                guard let column = columnOf[field.index] else { return .absent }
+                guard let text = record.string(column) else { return .invalidUTF8 }
+                if text.isEmpty || text == nullMarker { return .null }
+                return .text(text)
+            }
         }
     }
 }

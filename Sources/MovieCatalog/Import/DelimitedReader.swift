@@ -32,21 +32,23 @@ public final class DelimitedReader {
     /// Number of fields in the current record.
     public var fieldCount: Int { fieldEnds.count }
 
-    /// The bytes of field `index` of the current record.
-    @inline(__always)
-    public func withField<R>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
-        let start = index == 0 ? 0 : fieldEnds[index - 1]
-        return try storage.withUnsafeBufferPointer {
-            try body(UnsafeBufferPointer(rebasing: $0[start..<fieldEnds[index]]))
-        }
-    }
+    /// The fields of the current record, borrowed: valid only inside `withRecord`.
+    public struct Record {
+        let bytes: UnsafeBufferPointer<UInt8>
+        let ends: UnsafeBufferPointer<Int>
 
-    /// Field `index` as text, or nil when it is not valid UTF-8.
-    public func string(_ index: Int) -> String? {
-        let start = index == 0 ? 0 : fieldEnds[index - 1]
-        let end = fieldEnds[index]
-        return storage.withUnsafeBufferPointer { all -> String? in
-            let bytes = UnsafeBufferPointer(start: all.baseAddress.map { $0 + start }, count: end - start)
+        /// Number of fields.
+        public var count: Int { ends.count }
+
+        /// The bytes of field `index`.
+        public func field(_ index: Int) -> UnsafeBufferPointer<UInt8> {
+            let start = index == 0 ? 0 : ends[index - 1]
+            return UnsafeBufferPointer(start: bytes.baseAddress.map { $0 + start }, count: ends[index] - start)
+        }
+
+        /// Field `index` as text, or nil when it is not valid UTF-8.
+        public func string(_ index: Int) -> String? {
+            let bytes = field(index)
             // ASCII needs no validation; only other text pays for it.
             var ascii = true
             for byte in bytes where byte >= 0x80 { ascii = false; break }
@@ -54,9 +56,20 @@ public final class DelimitedReader {
         }
     }
 
+    /// Lends the current record's fields to `body`: one access to the buffers for all fields,
+    /// instead of one per field (which the hot loop would pay for in checks and retains).
+    public func withRecord<R>(_ body: (Record) throws -> R) rethrows -> R {
+        try storage.withUnsafeBufferPointer { bytes in
+            try fieldEnds.withUnsafeBufferPointer { ends in try body(Record(bytes: bytes, ends: ends)) }
+        }
+    }
+
+    /// Field `index` as text, or nil when it is not valid UTF-8.
+    public func string(_ index: Int) -> String? { withRecord { $0.string(index) } }
+
     /// All fields of the current record as text (invalid UTF-8 repaired), for headers and rejects.
     public func strings() -> [String] {
-        (0..<fieldCount).map { i in withField(i) { String(decoding: $0, as: UTF8.self) } }
+        withRecord { record in (0..<record.count).map { String(decoding: record.field($0), as: UTF8.self) } }
     }
 
     /// Reads the next record; false at the end of input. Blank lines are skipped.
@@ -131,20 +144,29 @@ public final class DelimitedReader {
                     return true
                 }
             }
-            let byte = buf[pos]
-            pos += 1
             sawAny = true
-            if byte == 0 { sawNUL = true }
             if inQuotes {
-                if byte == quote {
-                    inQuotes = false
-                    afterQuote = true
-                } else {
-                    if byte == lf { line += 1 }
-                    storage.append(byte)
+                // Copy the run up to the closing quote at once, counting its line breaks.
+                var runEnd = pos
+                while runEnd < end {
+                    let b = buf[runEnd]
+                    if b == quote { break }
+                    if b == lf { line += 1 } else if b == 0 { sawNUL = true }
+                    runEnd += 1
                 }
+                if runEnd > pos {
+                    storage.append(contentsOf: UnsafeBufferPointer(start: buf + pos, count: runEnd - pos))
+                    pos = runEnd
+                    continue
+                }
+                pos += 1   // the quote
+                inQuotes = false
+                afterQuote = true
                 continue
             }
+            let byte = buf[pos]
+            pos += 1
+            if byte == 0 { sawNUL = true }
             if afterQuote && byte == quote {
                 // A doubled quote inside a quoted field.
                 storage.append(quote)
@@ -182,7 +204,16 @@ public final class DelimitedReader {
                 continue
             }
             fieldStart = false
-            storage.append(byte)
+            // Copy the rest of the unquoted run at once (a quote inside it is data).
+            var runEnd = pos
+            while runEnd < end {
+                let b = buf[runEnd]
+                if b == separator || b == lf || b == cr { break }
+                if b == 0 { sawNUL = true }
+                runEnd += 1
+            }
+            storage.append(contentsOf: UnsafeBufferPointer(start: buf + pos - 1, count: runEnd - pos + 1))
+            pos = runEnd
         }
     }
 }

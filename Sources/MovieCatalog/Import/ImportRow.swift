@@ -140,7 +140,7 @@ public enum RowDecoder {
             }
         }
 
-        let certification = text(.certification)?.uppercased()
+        let certification = text(.certification).map(RowDecoder.uppercased)
 
         var genres: [String] = []
         let genreCell = cell(.genres)
@@ -162,6 +162,11 @@ public enum RowDecoder {
                                   certification: certification, genres: genres, present: present))
     }
 
+    /// Upper case, without Unicode case mapping for the common already-upper ASCII text (`PG-13`).
+    static func uppercased(_ text: String) -> String {
+        text.utf8.allSatisfy({ $0 < 0x80 && !($0 >= 97 && $0 <= 122) }) ? text : text.uppercased()
+    }
+
     /// Cheap test that a name has an ASCII letter or digit (so its slug is not empty).
     static func hasWordCharacter(_ text: String) -> Bool {
         text.utf8.contains { ($0 >= 48 && $0 <= 57) || ($0 | 0x20 >= 97 && $0 | 0x20 <= 122) }
@@ -179,12 +184,13 @@ public enum RowDecoder {
                 while lo < hi && (bytes[lo] == 0x20 || bytes[lo] == 0x09) { lo += 1 }
                 while hi > lo && (bytes[hi - 1] == 0x20 || bytes[hi - 1] == 0x09) { hi -= 1 }
                 if hi > lo {
-                    let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[lo..<hi]), as: UTF8.self)
-                    names.append(name.trimmingWhitespace())
+                    // Trimmed again for Unicode spaces; a part of only those is dropped too.
+                    let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[lo..<hi]), as: UTF8.self).trimmingWhitespace()
+                    if !name.isEmpty { names.append(name) }
                 }
                 start = i + 1
             }
-            return names.filter { !$0.isEmpty }
+            return names
         }
     }
 
