@@ -29,9 +29,14 @@ let moviecatBinary: URL = {
 /// The package root (for Migrations/ and seed.sql).
 let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
+/// A child that exits before reading all its stdin (a usage error, say) must make the write
+/// fail, not kill the whole test run with SIGPIPE.
+private let ignoreBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN) }()
+
 /// Runs a program with arguments, optional stdin and extra environment; waits for it.
 func runProcess(_ executable: URL, _ arguments: [String], stdin: Data? = nil,
                 environment: [String: String] = [:], directory: URL? = nil) throws -> Run {
+    _ = ignoreBrokenPipes
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments
