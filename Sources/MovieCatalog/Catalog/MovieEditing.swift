@@ -9,7 +9,8 @@ extension Catalog {
                 throw CatalogError(.notFound, "'\(row.title)'\(year) is already in the catalog as movie \(id)")
             }
             let writer = try ImportWriter(db: db, policy: .fail, bulkLoad: false)
-            return try writer.write(row, file: "add").id
+            // A writer without bulk load never reads its batch, so the row's index does not matter.
+            return try writer.write(row, at: 0, file: "add").id
         }
     }
 

@@ -38,8 +38,12 @@ final class ImportWriter {
     private var folded = FoldCounts()
     /// The first row starts a bulk load (an empty input changes nothing).
     private var bulkEligible = false
-    /// Appended rows wait here and go in as multi-row INSERTs, `batchSize` at a time.
-    private var pendingMovies: [SQLValue] = []
+    /// The batch being written (valid between `begin(batch:)` and `endBatch()`).
+    private var batch: UnsafeBufferPointer<DecodedRow>?
+    /// Appended rows of `batch`, by index; they go in as multi-row INSERTs, `batchSize` at a
+    /// time, and hold the ids up to `nextID`, in order.
+    private var pendingRows: [Int] = []
+    /// Their genre links as (movie id, genre id) pairs, inserted after the movies.
     private var pendingLinks: [Int64] = []
     private var nextID: Int64 = 1
     private static let batchSize = 64
@@ -48,6 +52,7 @@ final class ImportWriter {
             + Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?)", count: ImportWriter.batchSize).joined(separator: ", "), persistent: true)
     /// The import's timestamp, bound once rather than computed by a column default per row.
     private var now: SQLValue = .null
+    private var nowSeconds: Int64 = 0
     private lazy var insertLinkBatch = try? db.prepare(
         "INSERT INTO movie_genres (movie_id, genre_id) VALUES "
             + Array(repeating: "(?, ?)", count: ImportWriter.batchSize).joined(separator: ", "), persistent: true)
@@ -71,13 +76,33 @@ final class ImportWriter {
         }
         nextID = maxIDBefore + 1
         maxGenreIDBefore = Int64(try db.intScalar("SELECT ifnull(max(id), 0) FROM genres"))
-        now = try db.scalar("SELECT CAST(strftime('%s', 'now') AS INTEGER)") ?? .null
+        nowSeconds = Int64(try db.intScalar("SELECT CAST(strftime('%s', 'now') AS INTEGER)"))
+        now = .integer(nowSeconds)
         // Stored movies can only be folded into under update or skip; fail needs each row's line.
         bulkEligible = bulkLoad && (maxIDBefore == 0 || policy != .fail)
     }
 
     /// Stores one row according to the duplicate policy; returns what happened and the movie's id.
-    func write(_ row: ImportRow, file: String) throws -> (outcome: Outcome, id: Int64) {
+    /// Starts writing a batch of rows; appended rows are read from it, in place, until `flushBatch()`.
+    func begin(batch rows: UnsafeBufferPointer<DecodedRow>) throws {
+        precondition(pendingRows.isEmpty, "rows of an earlier batch are still pending")
+        batch = rows
+    }
+
+    /// Writes the batch's appended rows that are still pending.
+    func flushBatch() throws {
+        if appending { try flush(all: true) }
+    }
+
+    /// Forgets the batch (its memory is the caller's again).
+    func endBatch() {
+        batch = nil
+        pendingRows.removeAll(keepingCapacity: true)
+    }
+
+    /// Stores row `index` of the current batch according to the duplicate policy; returns what
+    /// happened and the movie's id.
+    func write(_ row: ImportRow, at index: Int, file: String) throws -> (outcome: Outcome, id: Int64) {
         if bulkEligible {
             bulkEligible = false
             try dropIndexes()
@@ -98,9 +123,9 @@ final class ImportWriter {
         }
         if appending {
             if appendedFields == nil { appendedFields = row.present }
-            if row.present == appendedFields { return (.inserted, try append(row)) }
+            if row.present == appendedFields { return (.inserted, try append(row, at: index)) }
             try stopAppending()
-            return try write(row, file: file)
+            return try write(row, at: index, file: file)
         }
         try insertMovie.bind([.null, .text(row.title), row.year.sqlValue, row.rating.sqlValue,
                               row.durationMinutes.sqlValue, row.certification.sqlValue, now, now])
@@ -110,18 +135,11 @@ final class ImportWriter {
         return (.inserted, id)
     }
 
-    /// Queues a row for a batched insert with the next id; its genres follow it.
-    private func append(_ row: ImportRow) throws -> Int64 {
+    /// Queues row `index` of the batch for a batched insert with the next id; its genres follow it.
+    private func append(_ row: ImportRow, at index: Int) throws -> Int64 {
         let id = nextID
         nextID += 1
-        pendingMovies.append(.integer(id))
-        pendingMovies.append(.text(row.title))
-        pendingMovies.append(row.year.sqlValue)
-        pendingMovies.append(row.rating.sqlValue)
-        pendingMovies.append(row.durationMinutes.sqlValue)
-        pendingMovies.append(row.certification.sqlValue)
-        pendingMovies.append(now)
-        pendingMovies.append(now)
+        pendingRows.append(index)
         let firstLink = pendingLinks.count
         for name in row.genres {
             let genreID = try genreID(for: name)
@@ -132,36 +150,67 @@ final class ImportWriter {
             pendingLinks.append(id)
             pendingLinks.append(genreID)
         }
-        if pendingMovies.count == 8 * ImportWriter.batchSize { try flush() }
+        if pendingRows.count == ImportWriter.batchSize { try flush(all: false) }
         return id
     }
 
-    /// Writes the queued movies, then their genre links (which reference them).
-    private func flush() throws {
-        try flush(&pendingMovies, width: 8, batch: insertMovieBatch, single: insertMovie)
-        var links = pendingLinks.map { SQLValue.integer($0) }
-        pendingLinks.removeAll(keepingCapacity: true)
-        try flush(&links, width: 2, batch: insertLinkBatch, single: insertGenreLink)
-    }
+    /// Writes the queued movies, then their genre links (which reference them): full batches
+    /// only, unless `all`, when the rest go one by one.
+    private func flush(all: Bool) throws {
+        let firstID = nextID - Int64(pendingRows.count)
+        if !pendingRows.isEmpty, let rows = batch {
+            if pendingRows.count == ImportWriter.batchSize, let statement = insertMovieBatch {
+                for (i, index) in pendingRows.enumerated() {
+                    guard case .valid(let row) = rows[index] else { preconditionFailure("appended an invalid row") }
+                    try bindMovie(row, id: firstID + Int64(i), to: statement, at: Int32(8 * i))
+                }
+                try statement.step()
+                statement.reset(clearingBindings: false)
+            } else {
+                for (i, index) in pendingRows.enumerated() {
+                    guard case .valid(let row) = rows[index] else { preconditionFailure("appended an invalid row") }
+                    try bindMovie(row, id: firstID + Int64(i), to: insertMovie, at: 0)
+                    try insertMovie.step()
+                    insertMovie.reset(clearingBindings: false)
+                }
+            }
+        }
+        pendingRows.removeAll(keepingCapacity: true)
 
-    private func flush(_ values: inout [SQLValue], width: Int, batch: Statement?, single: Statement) throws {
+        let full = 2 * ImportWriter.batchSize
         var offset = 0
-        let full = width * ImportWriter.batchSize
-        if let batch {
-            while values.count - offset >= full {
-                for i in 0..<full { try batch.bind(values[offset + i], at: Int32(i + 1)) }
+        if let batch = insertLinkBatch {
+            while pendingLinks.count - offset >= full {
+                for i in 0..<full { try batch.bind(pendingLinks[offset + i], at: Int32(i + 1)) }
                 try batch.step()
-                batch.reset()
+                batch.reset(clearingBindings: false)
                 offset += full
             }
         }
-        while offset < values.count {
-            for i in 0..<width { try single.bind(values[offset + i], at: Int32(i + 1)) }
-            try single.step()
-            single.reset()
-            offset += width
+        while all && offset < pendingLinks.count {
+            try insertGenreLink.bind(pendingLinks[offset], at: 1)
+            try insertGenreLink.bind(pendingLinks[offset + 1], at: 2)
+            try insertGenreLink.step()
+            insertGenreLink.reset(clearingBindings: false)
+            offset += 2
         }
-        values.removeAll(keepingCapacity: true)
+        pendingLinks.removeFirst(offset)
+    }
+
+    /// Binds one movie's eight columns after parameter `offset` (typed binds: no `SQLValue` per value).
+    private func bindMovie(_ row: ImportRow, id: Int64, to statement: Statement, at offset: Int32) throws {
+        try statement.bind(id, at: offset + 1)
+        try statement.bind(row.title, at: offset + 2)
+        try statement.bind(row.year.map(Int64.init), at: offset + 3)
+        try statement.bind(row.rating, at: offset + 4)
+        try statement.bind(row.durationMinutes.map(Int64.init), at: offset + 5)
+        if let certification = row.certification {
+            try statement.bind(certification, at: offset + 6)
+        } else {
+            try statement.bind(nil as Int64?, at: offset + 6)
+        }
+        try statement.bind(nowSeconds, at: offset + 7)
+        try statement.bind(nowSeconds, at: offset + 8)
     }
 
     /// The stored movie with the row's natural key: its id and a description for messages.
@@ -284,7 +333,7 @@ final class ImportWriter {
     /// Leaves bulk appending: writes what is queued, folds repeats, builds the natural-key index.
     private func stopAppending() throws {
         guard appending else { return }
-        try flush()
+        try flush(all: true)
         appending = false
         let naturalKey = droppedIndexes.filter { $0.name == "movies_natural_key" }
         do {

@@ -112,14 +112,14 @@ public final class Importer {
             details: details)
     }
 
-    /// Counts, stores or rejects one decoded row, counting into `counts`.
-    func handle(_ decoded: DecodedRow, file: String, counts: inout ImportCounts,
+    /// Counts, stores or rejects row `index` of the writer's current batch, counting into `counts`.
+    func handle(_ decoded: DecodedRow, at index: Int, file: String, counts: inout ImportCounts,
                 raw: () -> (header: [String], fields: [String])) throws {
         counts.read += 1
         switch decoded {
         case .valid(let row):
             guard writing, let writer else { return }
-            switch try writer.write(row, file: file).outcome {
+            switch try writer.write(row, at: index, file: file).outcome {
             case .inserted: counts.inserted += 1
             case .updated: counts.updated += 1
             case .skipped: counts.skipped += 1
@@ -150,8 +150,15 @@ public final class Importer {
         // Counted locally and added once: the report is not touched per row.
         var counts = ImportCounts()
         defer { report.files[report.files.count - 1].counts = report.files[report.files.count - 1].counts + counts }
-        for (index, row) in batch.rows.enumerated() {
-            try handle(row, file: input.name, counts: &counts) { (header, batch.raw[index] ?? []) }
+        let file = input.name
+        // The writer reads appended rows from the batch itself, in place: no copy per row.
+        try batch.rows.withUnsafeBufferPointer { rows in
+            try writer?.begin(batch: rows)
+            defer { writer?.endBatch() }
+            for index in rows.indices {
+                try handle(rows[index], at: index, file: file, counts: &counts) { (header, batch.raw[index] ?? []) }
+            }
+            try writer?.flushBatch()
         }
         tick(input, bytesConsumed: batch.bytesConsumed)
     }

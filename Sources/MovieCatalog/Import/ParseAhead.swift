@@ -14,6 +14,8 @@ final class ParseAhead<Batch: Sendable>: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let changed = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     private var queue: [Batch] = []
+    /// Batches the caller is done with, freed by the producer's thread (see `recycle`).
+    private var spent: [Batch] = []
     private var done = false
     private var cancelled = false
     private var failure: Error?
@@ -57,18 +59,34 @@ final class ParseAhead<Batch: Sendable>: @unchecked Sendable {
     private func run(bounded: Bool) {
         do {
             try produce { batch in
-                pthread_mutex_lock(mutex)
-                defer { pthread_mutex_unlock(mutex) }
-                while bounded && queue.count >= capacity && !cancelled { pthread_cond_wait(changed, mutex) }
-                if cancelled { return false }
-                queue.append(batch)
-                pthread_cond_broadcast(changed)
-                return true
+                var freed: [Batch] = []
+                let accepted = enqueue(batch, bounded: bounded, spent: &freed)
+                freed.removeAll()   // the caller's spent batches end here, outside the lock
+                return accepted
             }
             finish(nil)
         } catch {
             finish(error)
         }
+    }
+
+    private func enqueue(_ batch: Batch, bounded: Bool, spent freed: inout [Batch]) -> Bool {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        swap(&freed, &spent)
+        while bounded && queue.count >= capacity && !cancelled { pthread_cond_wait(changed, mutex) }
+        if cancelled { return false }
+        queue.append(batch)
+        pthread_cond_broadcast(changed)
+        return true
+    }
+
+    /// Takes back a batch the caller has finished with, so that the producer's thread frees it:
+    /// that thread allocated its memory and has time to spare, the caller's is the busy one.
+    func recycle(_ batch: consuming Batch) {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        if !done && !cancelled { spent.append(batch) }
     }
 
     private func finish(_ error: Error?) {

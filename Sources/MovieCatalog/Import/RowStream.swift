@@ -10,9 +10,10 @@ struct ParsedBatch: Sendable {
 
     static let size = 512
 
-    mutating func append(_ row: DecodedRow, raw fields: @autoclosure () -> [String]) {
-        rows.append(row)
+    /// Takes the row (consumed: moved in, not copied, as it is built for the batch alone).
+    mutating func append(_ row: consuming DecodedRow, raw fields: @autoclosure () -> [String]) {
         if case .invalid = row { raw.append(fields()) } else { raw.append(nil) }
+        rows.append(row)
     }
 }
 
@@ -50,6 +51,7 @@ extension Importer {
         while let batch = try ahead.next() {
             ignored += batch.ignored
             try handle(batch, from: input, header: header)
+            ahead.recycle(batch)
         }
         return ignored
     }

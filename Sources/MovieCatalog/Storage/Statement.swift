@@ -43,13 +43,39 @@ public final class Statement {
 
     /// Binds one value at a 1-based index.
     public func bind(_ value: SQLValue, at index: Int32) throws {
-        let rc: Int32
         switch value {
-        case .null: rc = sqlite3_bind_null(handle, index)
-        case .integer(let v): rc = sqlite3_bind_int64(handle, index, v)
-        case .real(let v): rc = sqlite3_bind_double(handle, index, v)
-        case .text(let v): rc = sqlite3_bind_text(handle, index, v, -1, sqliteTransient)
+        case .null: try check(sqlite3_bind_null(handle, index))
+        case .integer(let v): try bind(v, at: index)
+        case .real(let v): try bind(v, at: index)
+        case .text(let v): try bind(v, at: index)
         }
+    }
+
+    /// Binds text at a 1-based index: its UTF-8 bytes, copied by SQLite (no C string is made).
+    public func bind(_ text: String, at index: Int32) throws {
+        var text = text
+        try check(text.withUTF8 { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { chars in
+                // An empty buffer may have no address, and a NULL pointer would bind NULL.
+                guard let start = chars.baseAddress, chars.count > 0 else {
+                    return sqlite3_bind_text(handle, index, "", 0, sqliteTransient)
+                }
+                return sqlite3_bind_text64(handle, index, start, UInt64(chars.count), sqliteTransient, UInt8(SQLITE_UTF8))
+            }
+        })
+    }
+
+    /// Binds an integer, or NULL for nil, at a 1-based index.
+    public func bind(_ value: Int64?, at index: Int32) throws {
+        try check(value.map { sqlite3_bind_int64(handle, index, $0) } ?? sqlite3_bind_null(handle, index))
+    }
+
+    /// Binds a real, or NULL for nil, at a 1-based index.
+    public func bind(_ value: Double?, at index: Int32) throws {
+        try check(value.map { sqlite3_bind_double(handle, index, $0) } ?? sqlite3_bind_null(handle, index))
+    }
+
+    private func check(_ rc: Int32) throws {
         guard rc == SQLITE_OK else { throw DatabaseError(connection: connection, sql: sql) }
     }
 
@@ -66,10 +92,11 @@ public final class Statement {
         }
     }
 
-    /// Resets the statement so it can run again with new bindings.
-    public func reset() {
+    /// Resets the statement so it can run again; bindings are cleared unless the caller
+    /// rebinds every parameter anyway (a hot loop need not pay for clearing them).
+    public func reset(clearingBindings: Bool = true) {
         sqlite3_reset(handle)
-        sqlite3_clear_bindings(handle)
+        if clearingBindings { sqlite3_clear_bindings(handle) }
     }
 
     /// Number of result columns.
