@@ -21,6 +21,10 @@ final class Context {
         return catalog
     }
 
+    /// Closes the catalog before the process exits. As the last connection, SQLite then
+    /// checkpoints and deletes the WAL, so no `-wal` file as large as the last import lingers.
+    func close() { opened = nil }
+
     /// A message for people, on stderr.
     func note(_ text: String) { stderr.write(text + "\n") }
 }

@@ -7,7 +7,10 @@ import Glibc
 let version = "moviecat 0.1.0"
 var arguments = Array(CommandLine.arguments.dropFirst())
 let environment = ProcessEnvironment.current()
-func fail(_ error: CatalogError, spec: CommandSpec? = nil) -> Never {
+/// The command's context once made, so that every way out closes its catalog.
+var openContext: Context?
+@MainActor func fail(_ error: CatalogError, spec: CommandSpec? = nil) -> Never {
+    openContext?.close()
     let errorOutput = TextOutput.standardError()
     for line in error.details { errorOutput.write(line + "\n") }
     errorOutput.write("moviecat: error: \(error.message)\n")
@@ -53,6 +56,7 @@ guard let command = (Commands.all + [CompletionsCommand.values]).first(where: { 
 
 let context = Context(catalogPath: CatalogLocation.resolve(flag: dbFlag, environment: environment),
                       environment: environment)
+openContext = context
 do {
     let parsed = try command.spec.parse(arguments)
     if parsed.wantsHelp {
@@ -60,6 +64,7 @@ do {
         exit(0)
     }
     try command.run(parsed, context)
+    context.close()
     try context.stdout.flush()
     try context.stderr.flush()
 } catch {

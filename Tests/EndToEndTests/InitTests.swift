@@ -119,6 +119,21 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: box.path("home/.local/share/moviecat/catalog.sqlite")))
     }
 
+    @Test("moviecat closes the catalog on every way out: no -wal or -shm file is left beside it", arguments: [
+        (["init", "--seed"], 0), (["import", "ok.csv"], 0), (["import", "bad.csv"], 65),
+        (["filter", "--genre", "nosuch"], 64), (["facets"], 0),
+    ] as [([String], Int32)])
+    func closesCatalog(_ arguments: [String], _ status: Int32) throws {
+        let box = try Sandbox()
+        try box.write("ok.csv", "title,year,genres\nOne,2001,drama|war\nTwo,2002,comedy\n")
+        try box.write("bad.csv", "title,year\nOne,99999\n")
+        #expect(try box.moviecat("init").status == 0)
+        let run = try box.moviecat(arguments)
+        #expect(run.status == status, "\(run)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: box.dir.path).filter { $0.hasPrefix("catalog.sqlite") }
+        #expect(left == ["catalog.sqlite"], "\(left)")
+    }
+
     @Test("a version-1 catalog is migrated to version 2 on first use, its movies kept")
     func upgradesVersionOne() throws {
         let box = try Sandbox()
