@@ -209,4 +209,19 @@ extension ImportBehaviourTests {
         #expect(bad.status == 65 && bad.stderr.contains("bad.csv:2: rating:"), "\(bad)")
         #expect(try box.dump() == before)
     }
+
+    @Test("--dry-run into an empty catalog takes the bulk path, counts alike, and still writes nothing")
+    func dryRunBulk() throws {
+        let box = try Sandbox()
+        #expect(try box.moviecat("init").status == 0)
+        try box.write("some.csv", "title,year,genres\nAquaman,2018,Film Noir\nNew One,2001,Neo Noir\nnew one,2001,\n")
+        let before = try box.dump()
+        let dry = try box.moviecat("import", "--dry-run", "some.csv")
+        #expect(dry.status == 0, "\(dry)")
+        #expect(dry.reports == [ReportLine(file: "some.csv", read: 3, inserted: 2, repeated: 1)], "\(dry)")
+        #expect(try box.dump() == before)
+        let real = try box.moviecat("import", "some.csv")
+        #expect(real.reports == dry.reports, "\(real)")
+        #expect(try box.sql("SELECT count(*) FROM movies") == ["2"])
+    }
 }
