@@ -224,11 +224,12 @@ public final class JSONRecordReader {
             try consume()
             switch stop {
             case UInt8(ascii: "\""):
-                // NUL never reaches `bytes`, so a C-string check validates exactly these bytes
-                // (bad sequences, overlongs, encoded surrogates) without generic dispatch per string.
-                bytes.append(0)
-                let string = bytes.withUnsafeBufferPointer {
-                    $0.withMemoryRebound(to: CChar.self) { String(validatingCString: $0.baseAddress!) }
+                // ASCII needs no validation; other text is checked for bad sequences, overlongs
+                // and encoded surrogates.
+                let string = bytes.withUnsafeBufferPointer { bytes -> String? in
+                    var ascii = true
+                    for byte in bytes where byte >= 0x80 { ascii = false; break }
+                    return ascii ? String(decoding: bytes, as: UTF8.self) : String(validating: bytes, as: UTF8.self)
                 }
                 guard let string else { throw error("invalid UTF-8") }
                 return string
