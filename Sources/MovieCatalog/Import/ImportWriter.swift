@@ -39,7 +39,7 @@ final class ImportWriter {
     /// The first row starts a bulk load (an empty input changes nothing).
     private var bulkEligible = false
     /// The batch being written (valid between `begin(batch:)` and `endBatch()`).
-    private var batch: UnsafeBufferPointer<DecodedRow>?
+    private var batch: UnsafeBufferPointer<ImportRow>?
     /// Appended rows of `batch`, by index; they go in as multi-row INSERTs, `batchSize` at a
     /// time, and hold the ids up to `nextID`, in order.
     private var pendingRows: [Int] = []
@@ -84,7 +84,7 @@ final class ImportWriter {
 
     /// Stores one row according to the duplicate policy; returns what happened and the movie's id.
     /// Starts writing a batch of rows; appended rows are read from it, in place, until `flushBatch()`.
-    func begin(batch rows: UnsafeBufferPointer<DecodedRow>) throws {
+    func begin(batch rows: UnsafeBufferPointer<ImportRow>) throws {
         precondition(pendingRows.isEmpty, "rows of an earlier batch are still pending")
         batch = rows
     }
@@ -161,15 +161,13 @@ final class ImportWriter {
         if !pendingRows.isEmpty, let rows = batch {
             if pendingRows.count == ImportWriter.batchSize, let statement = insertMovieBatch {
                 for (i, index) in pendingRows.enumerated() {
-                    guard case .valid(let row) = rows[index] else { preconditionFailure("appended an invalid row") }
-                    try bindMovie(row, id: firstID + Int64(i), to: statement, at: Int32(8 * i))
+                    try bindMovie(rows[index], id: firstID + Int64(i), to: statement, at: Int32(8 * i))
                 }
                 try statement.step()
                 statement.reset(clearingBindings: false)
             } else {
                 for (i, index) in pendingRows.enumerated() {
-                    guard case .valid(let row) = rows[index] else { preconditionFailure("appended an invalid row") }
-                    try bindMovie(row, id: firstID + Int64(i), to: insertMovie, at: 0)
+                    try bindMovie(rows[index], id: firstID + Int64(i), to: insertMovie, at: 0)
                     try insertMovie.step()
                     insertMovie.reset(clearingBindings: false)
                 }

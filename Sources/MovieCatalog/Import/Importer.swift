@@ -113,30 +113,30 @@ public final class Importer {
             details: details)
     }
 
-    /// Counts, stores or rejects row `index` of the writer's current batch, counting into `counts`.
-    func handle(_ decoded: DecodedRow, at index: Int, file: String, counts: inout ImportCounts,
-                raw: () -> (header: [String], fields: [String])) throws {
+    /// Counts and stores a valid row, `index` of the writer's current batch, counting into `counts`.
+    func handle(_ row: ImportRow, at index: Int, file: String, counts: inout ImportCounts) throws {
         counts.read += 1
-        switch decoded {
-        case .valid(let row):
-            guard writing, let writer else { return }
-            switch try writer.write(row, at: index, file: file).outcome {
-            case .inserted: counts.inserted += 1
-            case .updated: counts.updated += 1
-            case .skipped: counts.skipped += 1
-            case .repeated: counts.repeated += 1
-            }
-        case .invalid(let problems):
-            counts.rejected += 1
-            report.problemCount += problems.count
-            for problem in problems where report.firstProblems.count < Importer.problemsShown {
-                report.firstProblems.append(problem)
-            }
-            if !options.skipInvalid { writing = false }
-            if let rejects {
-                let (header, fields) = raw()
-                try rejects.write(header: header, fields: fields, error: problems.map(\.description).joined(separator: "; "))
-            }
+        guard writing, let writer else { return }
+        switch try writer.write(row, at: index, file: file).outcome {
+        case .inserted: counts.inserted += 1
+        case .updated: counts.updated += 1
+        case .skipped: counts.skipped += 1
+        case .repeated: counts.repeated += 1
+        }
+    }
+
+    /// Counts and reports an invalid row (writing stops unless `--skip-invalid`), counting into `counts`.
+    func reject(_ problems: [ImportProblem], counts: inout ImportCounts, raw: () -> (header: [String], fields: [String])) throws {
+        counts.read += 1
+        counts.rejected += 1
+        report.problemCount += problems.count
+        for problem in problems where report.firstProblems.count < Importer.problemsShown {
+            report.firstProblems.append(problem)
+        }
+        if !options.skipInvalid { writing = false }
+        if let rejects {
+            let (header, fields) = raw()
+            try rejects.write(header: header, fields: fields, error: problems.map(\.description).joined(separator: "; "))
         }
     }
 
@@ -153,11 +153,14 @@ public final class Importer {
         defer { report.files[report.files.count - 1].counts = report.files[report.files.count - 1].counts + counts }
         let file = input.name
         // The writer reads appended rows from the batch itself, in place: no copy per row.
-        try batch.rows.withUnsafeBufferPointer { rows in
+        try batch.valid.withUnsafeBufferPointer { rows in
             try writer?.begin(batch: rows)
             defer { writer?.endBatch() }
-            for index in rows.indices {
-                try handle(rows[index], at: index, file: file, counts: &counts) { (header, batch.raw[index] ?? []) }
+            for entry in batch.entries {
+                switch entry {
+                case .valid(let index): try handle(rows[index], at: index, file: file, counts: &counts)
+                case .invalid(let problems, let raw): try reject(problems, counts: &counts) { (header, raw) }
+                }
             }
             try writer?.flushBatch()
         }

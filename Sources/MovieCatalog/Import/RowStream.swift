@@ -1,8 +1,16 @@
 /// Rows parsed and validated ahead of the writer, in input order.
 struct ParsedBatch: Sendable {
-    var rows: [DecodedRow] = []
-    /// The fields as read, kept only for invalid rows (for `--rejects`).
-    var raw: [[String]?] = []
+    /// One record of the input: a valid row (by its index in `valid`) or its problems.
+    enum Entry: Sendable {
+        case valid(Int)
+        case invalid([ImportProblem], raw: [String])
+    }
+
+    /// The records in input order.
+    var entries: [Entry] = []
+    /// The valid rows, apart: the writer reads them in place, and an enum payload could only
+    /// be read by copying it (retaining its strings) per row.
+    var valid: [ImportRow] = []
     /// Input bytes consumed when the batch was cut, for the progress line.
     var bytesConsumed = 0
     /// JSON keys first seen in this batch that feed no field.
@@ -10,10 +18,15 @@ struct ParsedBatch: Sendable {
 
     static let size = 512
 
-    /// Takes the row (consumed: moved in, not copied, as it is built for the batch alone).
+    /// Takes the row (consumed: moved in, not copied); `fields` are kept for an invalid one (`--rejects`).
     mutating func append(_ row: consuming DecodedRow, raw fields: @autoclosure () -> [String]) {
-        if case .invalid = row { raw.append(fields()) } else { raw.append(nil) }
-        rows.append(row)
+        switch consume row {
+        case .valid(let row):
+            entries.append(.valid(valid.count))
+            valid.append(row)
+        case .invalid(let problems):
+            entries.append(.invalid(problems, raw: fields()))
+        }
     }
 }
 
@@ -34,7 +47,7 @@ extension Importer {
             let produce = makeProducer(input)
             var batch = ParsedBatch()
             while try produce(&batch) {
-                if batch.rows.count == ParsedBatch.size {
+                if batch.entries.count == ParsedBatch.size {
                     batch.bytesConsumed = input.bytesConsumed
                     guard emit(batch) else { return }
                     batch = ParsedBatch()
