@@ -30,11 +30,20 @@ public struct FacetCounter {
 
     /// Counts for every listed facet under `set`.
     public func counts(for set: FilterSet) throws -> [FacetCounts] {
-        try FacetCounter.listed.map { try counts(of: $0, for: set) }
+        // The column facets the set selects nothing of all count under the whole set: one scan
+        // of the movies counts them together, where a GROUP BY each would sort every movie again.
+        let unselected = FacetCounter.scanned.filter { set.elements(of: $0).isEmpty }
+        let scanned = unselected.count > 1 ? try scanCounts(of: unselected, for: set) : [:]
+        return try FacetCounter.listed.map { facet in
+            try assemble(facet, scanned[facet] ?? grouped(facet, for: set), for: set)
+        }
     }
 
-    /// One facet's counts: grouped in SQL, never by loading movies.
-    func counts(of facet: Facet, for set: FilterSet) throws -> FacetCounts {
+    /// The facets held in `movies` columns, which `scanCounts` can count together.
+    static let scanned: [Facet] = [.rating, .duration, .year, .certification]
+
+    /// One facet's counts, grouped in SQL under the set without the facet's own elements.
+    func grouped(_ facet: Facet, for set: FilterSet) throws -> [String: Int] {
         let rest = set.removing(facet)
         let condition = SQLBuilder.condition(for: rest)
         let grouped: SQLFragment
@@ -54,6 +63,38 @@ public struct FacetCounter {
         for (value, count) in try catalog.db.query(grouped.sql, grouped.bindings, { ($0.value(0), Int($0.int64(1))) }) {
             counts[FacetCounter.token(facet, value), default: 0] += count
         }
+        return counts
+    }
+
+    /// Counts of several column facets under the whole set, from one scan of the matching movies.
+    /// Buckets are the SQL ones (`bucketExpression`) computed here: whole rating, hours, decade.
+    func scanCounts(of facets: [Facet], for set: FilterSet) throws -> [Facet: [String: Int]] {
+        var ratings = [Int: Int](), hours = [Int: Int](), decades = [Int: Int](), certifications = [String: Int]()
+        let query = SQLFragment("SELECT m.rating, m.duration_minutes, m.year, m.certification FROM movies m WHERE ")
+            + SQLBuilder.condition(for: set)
+        try catalog.db.forEachRow(query.sql, query.bindings) { row in
+            // Ratings lie in 0...10 and the rest are positive, so truncation is SQL's CAST and `/`.
+            if let rating = row.optionalDouble(0) { ratings[Int(rating), default: 0] += 1 }
+            if let minutes = row.optionalInt(1) { hours[minutes / 60, default: 0] += 1 }
+            if let year = row.optionalInt(2) { decades[year / 10 * 10, default: 0] += 1 }
+            if let certification = row.optionalText(3) { certifications[certification, default: 0] += 1 }
+        }
+        var counts: [Facet: [String: Int]] = [:]
+        for facet in facets {
+            switch facet {
+            case .rating: counts[facet] = Dictionary(uniqueKeysWithValues: ratings.map { (String($0.key), $0.value) })
+            case .duration: counts[facet] = Dictionary(uniqueKeysWithValues: hours.map { ("\($0.key)h", $0.value) })
+            case .year: counts[facet] = Dictionary(uniqueKeysWithValues: decades.map { ("\($0.key)s", $0.value) })
+            case .certification: counts[facet] = certifications
+            case .genre, .excludeGenre, .title: preconditionFailure("\(facet) is not a column facet")
+            }
+        }
+        return counts
+    }
+
+    /// A facet's values from its counts; selected elements are always listed.
+    func assemble(_ facet: Facet, _ counts: [String: Int], for set: FilterSet) throws -> FacetCounts {
+        let rest = set.removing(facet)
         var values = counts.filter { $0.value > 0 }.map { FacetValue(value: $0.key, count: $0.value, selected: false) }
         // Selected elements are always listed, with what they match alongside the rest of the set.
         for element in set.elements(of: facet) {
