@@ -30,50 +30,50 @@ public struct FacetCounter {
 
     /// Counts for every listed facet under `set`.
     public func counts(for set: FilterSet) throws -> [FacetCounts] {
-        // The column facets the set selects nothing of all count under the whole set: one scan
-        // of the movies counts them together, where a GROUP BY each would sort every movie again.
-        let unselected = FacetCounter.scanned.filter { set.elements(of: $0).isEmpty }
-        let scanned = unselected.count > 1 ? try scanCounts(of: unselected, for: set) : [:]
+        // Column facets counted under one condition share one scan of the matching movies: the
+        // unselected ones all count under the whole set, a selected one under the set without
+        // its own elements. (A GROUP BY per facet would sort the matching movies each time.)
+        var columnCounts: [Facet: [String: Int]] = [:]
+        let unselected = FacetCounter.columnFacets.filter { set.elements(of: $0).isEmpty }
+        if !unselected.isEmpty { columnCounts = try scanCounts(of: unselected, for: set) }
+        for facet in FacetCounter.columnFacets where !unselected.contains(facet) {
+            columnCounts.merge(try scanCounts(of: [facet], for: set.removing(facet))) { $1 }
+        }
         return try FacetCounter.listed.map { facet in
-            try assemble(facet, scanned[facet] ?? grouped(facet, for: set), for: set)
+            try assemble(facet, columnCounts[facet] ?? genreCounts(for: set.removing(.genre)), for: set)
         }
     }
 
-    /// The facets held in `movies` columns, which `scanCounts` can count together.
-    static let scanned: [Facet] = [.rating, .duration, .year, .certification]
+    /// The facets held in `movies` columns, which `scanCounts` counts.
+    static let columnFacets: [Facet] = [.rating, .duration, .year, .certification]
 
-    /// One facet's counts, grouped in SQL under the set without the facet's own elements.
-    func grouped(_ facet: Facet, for set: FilterSet) throws -> [String: Int] {
-        let rest = set.removing(facet)
-        let condition = SQLBuilder.condition(for: rest)
-        let grouped: SQLFragment
-        switch facet {
-        case .genre:
-            grouped = rest.isEmpty
-                ? SQLFragment("SELECT g.code, count(*) FROM movie_genres mg JOIN genres g ON g.id = mg.genre_id GROUP BY g.code")
-                : SQLFragment("SELECT g.code, count(*) FROM movies m JOIN movie_genres mg ON mg.movie_id = m.id JOIN genres g ON g.id = mg.genre_id WHERE ")
-                    + condition + SQLFragment(" GROUP BY g.code")
-        default:
-            // `bucket` and `column` are fixed SQL from bucketExpression, never values.
-            let (bucket, column) = FacetCounter.bucketExpression(facet)
-            grouped = SQLFragment("SELECT \(bucket) AS bucket, count(*) FROM movies m WHERE \(column) IS NOT NULL AND ")
-                + condition + SQLFragment(" GROUP BY bucket")
-        }
+    /// Genre counts under `rest` (the set without its genre elements), grouped in SQL.
+    func genreCounts(for rest: FilterSet) throws -> [String: Int] {
+        // Under a condition, movies are the outer loop, in table order (CROSS JOIN fixes the
+        // order, NOT INDEXED keeps SQLite from walking the natural-key index, which would visit
+        // the links in random order). Left alone, SQLite walks every link by genre and looks
+        // each movie up. On a million movies: `rating:7` 0.57 s -> 0.18 s, `title:love` 0.52 s
+        // -> 0.07 s, `exclude-genre:drama` 0.92 s -> 0.61 s; 0.5 s -> 0.68 s when all match.
+        let grouped = rest.isEmpty
+            ? SQLFragment("SELECT g.code, count(*) FROM movie_genres mg JOIN genres g ON g.id = mg.genre_id GROUP BY g.code")
+            : SQLFragment("SELECT g.code, count(*) FROM movies m NOT INDEXED CROSS JOIN movie_genres mg ON mg.movie_id = m.id JOIN genres g ON g.id = mg.genre_id WHERE ")
+                + SQLBuilder.condition(for: rest) + SQLFragment(" GROUP BY g.code")
         var counts: [String: Int] = [:]
-        for (value, count) in try catalog.db.query(grouped.sql, grouped.bindings, { ($0.value(0), Int($0.int64(1))) }) {
-            counts[FacetCounter.token(facet, value), default: 0] += count
+        for (code, count) in try catalog.db.query(grouped.sql, grouped.bindings, { ($0.text(0), Int($0.int64(1))) }) {
+            counts[code, default: 0] += count
         }
         return counts
     }
 
-    /// Counts of several column facets under the whole set, from one scan of the matching movies.
-    /// Buckets are the SQL ones (`bucketExpression`) computed here: whole rating, hours, decade.
-    func scanCounts(of facets: [Facet], for set: FilterSet) throws -> [Facet: [String: Int]] {
+    /// Counts of column facets under `condition`, from one scan of the matching movies, in
+    /// buckets as the filter tokens read them: whole rating `7`, hours `2h` (`0h` under an
+    /// hour), decade `1990s`, certification. Movies without a value count under none.
+    func scanCounts(of facets: [Facet], for condition: FilterSet) throws -> [Facet: [String: Int]] {
         var ratings = [Int: Int](), hours = [Int: Int](), decades = [Int: Int](), certifications = [String: Int]()
         let query = SQLFragment("SELECT m.rating, m.duration_minutes, m.year, m.certification FROM movies m WHERE ")
-            + SQLBuilder.condition(for: set)
+            + SQLBuilder.condition(for: condition)
         try catalog.db.forEachRow(query.sql, query.bindings) { row in
-            // Ratings lie in 0...10 and the rest are positive, so truncation is SQL's CAST and `/`.
+            // Ratings lie in 0...10 and the rest are positive, so Int() and `/` truncate as buckets do.
             if let rating = row.optionalDouble(0) { ratings[Int(rating), default: 0] += 1 }
             if let minutes = row.optionalInt(1) { hours[minutes / 60, default: 0] += 1 }
             if let year = row.optionalInt(2) { decades[year / 10 * 10, default: 0] += 1 }
@@ -104,28 +104,6 @@ public struct FacetCounter {
             values.append(FacetValue(value: element.value, count: count, selected: true))
         }
         return FacetCounts(facet: facet, values: values.sorted(by: FacetCounter.order(facet)))
-    }
-
-    /// The SQL bucket of a numeric or text facet, and the column that must be non-null.
-    static func bucketExpression(_ facet: Facet) -> (String, String) {
-        switch facet {
-        case .rating: return ("CAST(m.rating AS INTEGER)", "m.rating")
-        case .duration: return ("m.duration_minutes / 60", "m.duration_minutes")
-        case .year: return ("m.year / 10 * 10", "m.year")
-        case .certification: return ("m.certification", "m.certification")
-        case .genre, .excludeGenre, .title: preconditionFailure("\(facet) has no bucket column")
-        }
-    }
-
-    /// A bucket as a filter token value: `7`, `2h`, `1990s`, `drama`, `PG-13`.
-    static func token(_ facet: Facet, _ value: SQLValue) -> String {
-        switch (facet, value) {
-        case (.duration, .integer(let h)): return "\(h)h"
-        case (.year, .integer(let y)): return "\(y)s"
-        case (_, .integer(let n)): return String(n)
-        case (_, .text(let s)): return s
-        default: return value.description
-        }
     }
 
     /// Genres and certifications by count (then name); numeric buckets by value.
