@@ -201,7 +201,7 @@ extension ImportBehaviourTests {
         let run = try box.moviecat("import", "--dry-run", "some.csv")
         #expect(run.status == 0, "\(run)")
         #expect(run.reports == [ReportLine(file: "some.csv", read: 3, inserted: 1, updated: 1, repeated: 1)], "\(run)")
-        #expect(run.errorLines.contains("dry run: nothing was written"), "\(run)")
+        #expect(run.errorLines.contains("dry run: nothing was imported"), "\(run)")
         #expect(try box.dump() == before)
 
         try box.write("bad.csv", "title,rating\nBad,11\n")

@@ -85,6 +85,59 @@ import Testing
         #expect(rowByRow.counts.read == 160)
     }
 
+    /// A fresh catalog in a temporary folder, with `files` written beside it.
+    static func catalog(_ files: [String: String]) throws -> (Catalog, URL) {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("bulk-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        for (name, text) in files { try Data(text.utf8).write(to: dir.appendingPathComponent(name)) }
+        return (try Catalog(path: dir.appendingPathComponent("c.sqlite").path), dir)
+    }
+
+    @Test("a failed bulk import leaves foreign keys on and the catalog empty")
+    func failedBulkImport() throws {
+        let (catalog, dir) = try Self.catalog(["bad.csv": "title,genres,rating\nOne,drama,7\nTwo,war,11\n"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var options = ImportOptions()
+        options.bulkLoad = .always
+        #expect(throws: CatalogError.self) {
+            try Importer(catalog: catalog, options: options, progressOutput: nil).run(paths: [dir.appendingPathComponent("bad.csv").path])
+        }
+        #expect(try catalog.db.intScalar("PRAGMA foreign_keys") == 1)
+        #expect(try catalog.db.intScalar("SELECT count(*) FROM movies") == 0)
+        #expect(try catalog.db.intScalar("SELECT count(*) FROM movie_genres") == 0)
+    }
+
+    @Test("JSON rows whose keys change mid-input (around a 64-row flush) import as row by row does",
+          arguments: [1, 63, 64, 65, 200, 511, 512, 513])
+    func keysChange(at row: Int) throws {
+        // Rows up to `row` lack a rating; the rest have one, and some repeat earlier titles.
+        let lines = (0..<700).map { i -> String in
+            let n = i % 97 == 5 ? i - 5 : i   // every 97th row repeats one five rows back
+            let rating = i < row ? "" : ", \"rating\": \(Double(i % 100) / 10)"
+            return "{\"title\": \"Movie \(n)\", \"year\": \(1950 + n % 50), \"genres\": [\"drama\", \"g\(i % 5)\"]\(rating)}"
+        }
+        func run(_ bulk: BulkLoad) throws -> ([String], ImportCounts) {
+            let (catalog, dir) = try Self.catalog(["in.jsonl": lines.joined(separator: "\n") + "\n"])
+            defer { try? FileManager.default.removeItem(at: dir) }
+            var options = ImportOptions()
+            options.bulkLoad = bulk
+            let report = try Importer(catalog: catalog, options: options, progressOutput: nil)
+                .run(paths: [dir.appendingPathComponent("in.jsonl").path])
+            let rows = try catalog.db.query("""
+                SELECT title, year, rating, (SELECT group_concat(g.code, '|') FROM (SELECT g.code FROM movie_genres mg
+                       JOIN genres g ON g.id = mg.genre_id WHERE mg.movie_id = m.id ORDER BY g.code) g)
+                  FROM movies m ORDER BY title, year
+                """) { s in (0..<4).map { s.value(Int32($0)).description }.joined(separator: " | ") }
+            #expect(try catalog.db.query("PRAGMA foreign_key_check") { $0.text(0) }.isEmpty)
+            return (rows, report.total)
+        }
+        let (bulkRows, bulkCounts) = try run(.always)
+        let (plainRows, plainCounts) = try run(.never)
+        #expect(bulkRows == plainRows)
+        #expect(bulkCounts == plainCounts)
+        #expect(plainCounts.read == 700 && plainCounts.repeated > 0)
+    }
+
     @Test("auto chooses bulk for an empty catalog or an input large beside it")
     func heuristic() {
         let options = ImportOptions()

@@ -63,7 +63,7 @@ import Testing
         #expect(Migrator.migrations.map(\.name) == files)
         for migration in Migrator.migrations {
             let text = try String(contentsOf: root.appendingPathComponent("Migrations/\(migration.name)"), encoding: .utf8)
-            #expect(migration.sql == text)
+            #expect(migration.sql == text, "\(migration.name) changed since it was embedded: touch Package.swift and build again")
             #expect(text.contains("PRAGMA user_version = \(migration.version);"))
         }
         #expect(Migrator.seedSQL == (try String(contentsOf: root.appendingPathComponent("seed.sql"), encoding: .utf8)))

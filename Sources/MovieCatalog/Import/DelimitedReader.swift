@@ -33,21 +33,21 @@ public final class DelimitedReader {
     public var fieldCount: Int { fieldEnds.count }
 
     /// The fields of the current record, borrowed: valid only inside `withRecord`.
-    public struct Record {
+    struct Record {
         let bytes: UnsafeBufferPointer<UInt8>
         let ends: UnsafeBufferPointer<Int>
 
         /// Number of fields.
-        public var count: Int { ends.count }
+        var count: Int { ends.count }
 
         /// The bytes of field `index`.
-        public func field(_ index: Int) -> UnsafeBufferPointer<UInt8> {
+        func field(_ index: Int) -> UnsafeBufferPointer<UInt8> {
             let start = index == 0 ? 0 : ends[index - 1]
             return UnsafeBufferPointer(start: bytes.baseAddress.map { $0 + start }, count: ends[index] - start)
         }
 
         /// Field `index` as text, or nil when it is not valid UTF-8.
-        public func string(_ index: Int) -> String? {
+        func string(_ index: Int) -> String? {
             let bytes = field(index)
             // ASCII needs no validation; only other text pays for it.
             var ascii = true
@@ -58,7 +58,7 @@ public final class DelimitedReader {
 
     /// Lends the current record's fields to `body`: one access to the buffers for all fields,
     /// instead of one per field (which the hot loop would pay for in checks and retains).
-    public func withRecord<R>(_ body: (Record) throws -> R) rethrows -> R {
+    func withRecord<R>(_ body: (Record) throws -> R) rethrows -> R {
         try storage.withUnsafeBufferPointer { bytes in
             try fieldEnds.withUnsafeBufferPointer { ends in try body(Record(bytes: bytes, ends: ends)) }
         }

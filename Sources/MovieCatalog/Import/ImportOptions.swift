@@ -117,7 +117,7 @@ public struct ImportReport: Sendable {
                 + "\(Self.grouped(t.updated)) updated, \(Self.grouped(t.skipped)) skipped, \(Self.grouped(t.rejected)) rejected "
                 + "in \(Self.seconds(totalSeconds)) (\(Self.grouped(Self.rate(t.read, totalSeconds))) rows/s)")
         }
-        if dryRun { lines.append("dry run: nothing was written") }
+        if dryRun { lines.append("dry run: nothing was imported") }
         return lines
     }
 

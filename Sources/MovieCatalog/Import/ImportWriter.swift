@@ -82,7 +82,6 @@ final class ImportWriter {
         bulkEligible = bulkLoad && (maxIDBefore == 0 || policy != .fail)
     }
 
-    /// Stores one row according to the duplicate policy; returns what happened and the movie's id.
     /// Starts writing a batch of rows; appended rows are read from it, in place, until `flushBatch()`.
     func begin(batch rows: UnsafeBufferPointer<ImportRow>) throws {
         precondition(pendingRows.isEmpty, "rows of an earlier batch are still pending")
@@ -94,7 +93,8 @@ final class ImportWriter {
         if appending { try flush(all: true) }
     }
 
-    /// Forgets the batch (its memory is the caller's again).
+    /// Forgets the batch (its memory is the caller's again). Rows still pending here were never
+    /// written: only when an error is on its way, which rolls the whole import back.
     func endBatch() {
         batch = nil
         pendingRows.removeAll(keepingCapacity: true)
@@ -158,6 +158,7 @@ final class ImportWriter {
     /// only, unless `all`, when the rest go one by one.
     private func flush(all: Bool) throws {
         let firstID = nextID - Int64(pendingRows.count)
+        precondition(pendingRows.isEmpty || batch != nil, "appended rows outlived their batch")
         if !pendingRows.isEmpty, let rows = batch {
             if pendingRows.count == ImportWriter.batchSize, let statement = insertMovieBatch {
                 for (i, index) in pendingRows.enumerated() {
