@@ -72,6 +72,9 @@ import Testing
         // Links are right by construction (no dangling movie or genre) and enforcement is back on.
         #expect(try catalog.db.query("PRAGMA foreign_key_check") { $0.text(0) }.isEmpty)
         #expect(try catalog.db.intScalar("PRAGMA foreign_keys") == 1)
+        #expect(throws: DatabaseError.self, "SQLite's CHECKs are back on") {
+            try catalog.db.run("INSERT INTO movies (title, added_at, updated_at) VALUES ('', 0, 0)")
+        }
         return (rows + genres, report.total)
     }
 
@@ -103,6 +106,9 @@ import Testing
             try Importer(catalog: catalog, options: options, progressOutput: nil).run(paths: [dir.appendingPathComponent("bad.csv").path])
         }
         #expect(try catalog.db.intScalar("PRAGMA foreign_keys") == 1)
+        #expect(throws: DatabaseError.self, "SQLite's CHECKs are back on") {
+            try catalog.db.run("INSERT INTO movies (title, added_at, updated_at) VALUES (' untrimmed', 0, 0)")
+        }
         #expect(try catalog.db.intScalar("SELECT count(*) FROM movies") == 0)
         #expect(try catalog.db.intScalar("SELECT count(*) FROM movie_genres") == 0)
     }
@@ -136,6 +142,39 @@ import Testing
         #expect(bulkRows == plainRows)
         #expect(bulkCounts == plainCounts)
         #expect(plainCounts.read == 700 && plainCounts.repeated > 0)
+    }
+
+    /// Values at and around each CHECK of the `movies` table.
+    static let checkCases: [ImportRow] = {
+        let base = ImportRow(line: 1, title: "Heat", year: nil, rating: nil, durationMinutes: nil,
+                             certification: nil, genres: [], present: .all)
+        var rows: [ImportRow] = []
+        for title in ["Heat", "", " Heat", "Heat ", "\tHeat", "Heat\t", "\u{A0}Heat", "Heat\u{3000}", " ", "x", "é"] {
+            var row = base; row.title = title; rows.append(row)
+        }
+        for year in [1869, 1870, 2100, 2101, 0, -5] { var row = base; row.year = year; rows.append(row) }
+        for rating in [-0.0001, 0, 0.0, 7.5, 10, 10.0001, -1, 11] { var row = base; row.rating = rating; rows.append(row) }
+        for minutes in [-1, 0, 1, 999_999_999] { var row = base; row.durationMinutes = minutes; rows.append(row) }
+        for certification in ["PG-13", "pg", "Pg", "R", "ü", "Ü", "NC-17 ", "", "ß"] {
+            var row = base; row.certification = certification; rows.append(row)
+        }
+        return rows
+    }()
+
+    @Test("MovieChecks accepts exactly what the schema's CHECK constraints accept", arguments: checkCases)
+    func checksMirrorSchema(_ row: ImportRow) throws {
+        let (catalog, dir) = try Self.catalog([:])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let accepted: Bool
+        do {
+            try catalog.db.run("INSERT INTO movies (title, year, rating, duration_minutes, certification, added_at, updated_at) VALUES (?, ?, ?, ?, ?, 0, 0)",
+                               [.text(row.title), row.year.sqlValue, row.rating.sqlValue, row.durationMinutes.sqlValue, row.certification.sqlValue])
+            accepted = true
+        } catch let error as DatabaseError {
+            #expect(error.code == 19, "only a constraint may refuse it: \(error)")
+            accepted = false
+        }
+        #expect((MovieChecks.violation(in: row) == nil) == accepted, "\(row)")
     }
 
     @Test("auto chooses bulk for an empty catalog or an input large beside it")

@@ -55,6 +55,8 @@ public final class Importer {
             // A bulk load checks no foreign keys: its genre links name movie ids it has just
             // numbered and genre ids it has read or added, and it deletes links itself (no
             // cascades). The checks were a third of the time of appending a million movies.
+            // A failed bulk append may leave SQLite's CHECKs off (see ImportWriter): back on.
+            defer { try? db.execute("PRAGMA ignore_check_constraints = OFF") }
             if bulkLoad { try db.withoutForeignKeys(load) } else { try load() }
             report.totalSeconds = monotonicSeconds() - started
         } catch {
