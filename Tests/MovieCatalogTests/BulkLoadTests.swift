@@ -177,6 +177,24 @@ import Testing
         #expect((MovieChecks.violation(in: row) == nil) == accepted, "\(row)")
     }
 
+    @Test("MovieChecks.genreViolation accepts exactly what the genres table's CHECKs accept", arguments: [
+        ("film-noir", "Film Noir"), ("", "X"), ("Film-noir", "Film noir"), ("film-noir", ""), ("drame-é", "Drame É"),
+        ("ÉCLAIR", "Éclair"), ("x1", "X1"),
+    ])
+    func genreChecksMirrorSchema(_ code: String, _ name: String) throws {
+        let (catalog, dir) = try Self.catalog([:])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let accepted: Bool
+        do {
+            try catalog.db.run("INSERT INTO genres (code, name) VALUES (?, ?)", [.text(code), .text(name)])
+            accepted = true
+        } catch let error as DatabaseError {
+            #expect(error.code == 19, "only a constraint may refuse it: \(error)")
+            accepted = false
+        }
+        #expect((MovieChecks.genreViolation(code: code, name: name) == nil) == accepted, "\(code) \(name)")
+    }
+
     @Test("auto chooses bulk for an empty catalog or an input large beside it")
     func heuristic() {
         let options = ImportOptions()

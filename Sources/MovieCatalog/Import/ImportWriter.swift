@@ -306,6 +306,9 @@ final class ImportWriter {
             genreIDs[name] = id
             return id
         }
+        if let violation = MovieChecks.genreViolation(code: code, name: name) {
+            throw CatalogError(.internalError, "internal error: genre '\(name)' passed validation but \(violation)")
+        }
         try insertGenre.bind([.text(code), .text(name)])
         try insertGenre.step()
         let id = db.lastInsertRowID

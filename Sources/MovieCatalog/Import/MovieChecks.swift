@@ -1,4 +1,4 @@
-/// The `movies` table's CHECK constraints, in Swift.
+/// The CHECK constraints of `movies` and `genres`, in Swift.
 ///
 /// A bulk append runs with SQLite's CHECKs off (`PRAGMA ignore_check_constraints`) and asks
 /// this instead: a few byte comparisons per row rather than calls to `trim()` and `upper()`,
@@ -18,6 +18,15 @@ enum MovieChecks {
         if let certification = row.certification, certification.utf8.contains(where: { $0 >= 0x61 && $0 <= 0x7A }) {
             return "certification '\(certification)' is not upper case"
         }
+        return nil
+    }
+
+    /// The first CHECK a new genre would fail, or nil when SQLite would accept it.
+    static func genreViolation(code: String, name: String) -> String? {
+        // code <> '' AND code = lower(code): lower() changes ASCII A-Z only; name <> ''.
+        if code.isEmpty { return "genre code is empty" }
+        if code.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) { return "genre code '\(code)' is not lower case" }
+        if name.isEmpty { return "genre name is empty" }
         return nil
     }
 }
