@@ -160,6 +160,20 @@ import Testing
             TableLine(section: "Certification", selected: false, label: "PG-13", count: 1)), "\(table)")
     }
 
+    @Test("a rating far outside 0..10, stored by someone who bypassed the CHECKs, is bucketed as SQL's CAST does, not a crash")
+    func outOfRangeRating() throws {
+        let box = try Sandbox()
+        try box.seed()
+        try box.sqlite3("""
+            PRAGMA ignore_check_constraints = ON;
+            INSERT INTO movies (title, rating, added_at, updated_at) VALUES ('Huge', 1e300, 0, 0), ('Tiny', -1e300, 0, 0);
+            """)
+        let run = try box.moviecat("facets", "--format", "json")
+        #expect(run.status == 0, "\(run)")
+        let counts = try Self.jsonCounts(run)
+        #expect(counts["rating"]?["9223372036854775807"] == 1 && counts["rating"]?["-9223372036854775808"] == 1, "\(run)")
+    }
+
     // MARK: - Random catalogs against the definition
 
     @Test("random catalog: every count equals filter --count with that value and the rest of the set")

@@ -161,6 +161,25 @@ import Testing
         return rows
     }()
 
+    @Test("an import failing mid-append (a trigger aborts an insert) leaves checks and foreign keys on")
+    func failedMidAppend() throws {
+        let rows = (0..<300).map { "Movie \($0),drama" }.joined(separator: "\n")
+        let (catalog, dir) = try Self.catalog(["in.csv": "title,genres\n" + rows + "\nBoom,war\n"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try catalog.db.execute("""
+            CREATE TEMP TRIGGER boom BEFORE INSERT ON movies WHEN NEW.title = 'Boom'
+            BEGIN SELECT RAISE(ABORT, 'boom'); END
+            """)
+        var options = ImportOptions()
+        options.bulkLoad = .always
+        #expect(throws: (any Error).self) {
+            try Importer(catalog: catalog, options: options, progressOutput: nil).run(paths: [dir.appendingPathComponent("in.csv").path])
+        }
+        #expect(try catalog.db.intScalar("PRAGMA ignore_check_constraints") == 0)
+        #expect(try catalog.db.intScalar("PRAGMA foreign_keys") == 1)
+        #expect(try catalog.db.intScalar("SELECT count(*) FROM movies") == 0)
+    }
+
     @Test("MovieChecks accepts exactly what the schema's CHECK constraints accept", arguments: checkCases)
     func checksMirrorSchema(_ row: ImportRow) throws {
         let (catalog, dir) = try Self.catalog([:])

@@ -73,8 +73,9 @@ public struct FacetCounter {
         let query = SQLFragment("SELECT m.rating, m.duration_minutes, m.year, m.certification FROM movies m WHERE ")
             + SQLBuilder.condition(for: condition)
         try catalog.db.forEachRow(query.sql, query.bindings) { row in
-            // Ratings lie in 0...10 and the rest are positive, so Int() and `/` truncate as buckets do.
-            if let rating = row.optionalDouble(0) { ratings[Int(rating), default: 0] += 1 }
+            // Int() and `/` truncate as the buckets do; ratings are clamped as SQL's CAST does, as
+            // a file whose CHECKs someone bypassed may hold any number.
+            if let rating = row.optionalDouble(0) { ratings[FacetCounter.bucket(rating), default: 0] += 1 }
             if let minutes = row.optionalInt(1) { hours[minutes / 60, default: 0] += 1 }
             if let year = row.optionalInt(2) { decades[year / 10 * 10, default: 0] += 1 }
             if let certification = row.optionalText(3) { certifications[certification, default: 0] += 1 }
@@ -90,6 +91,14 @@ public struct FacetCounter {
             }
         }
         return counts
+    }
+
+    /// A rating's whole-number bucket, as `CAST(rating AS INTEGER)`: truncated, clamped to Int64.
+    static func bucket(_ rating: Double) -> Int {
+        if rating.isNaN { return 0 }
+        if rating >= 9.223372036854775807e18 { return Int.max }
+        if rating <= -9.223372036854775808e18 { return Int.min }
+        return Int(rating)
     }
 
     /// A facet's values from its counts; selected elements are always listed.

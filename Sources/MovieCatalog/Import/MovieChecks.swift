@@ -3,7 +3,9 @@
 /// A bulk append runs with SQLite's CHECKs off (`PRAGMA ignore_check_constraints`) and asks
 /// this instead: a few byte comparisons per row rather than calls to `trim()` and `upper()`,
 /// which were a third of SQLite's work per appended movie. Rows reach the append validated by
-/// `RowDecoder` already, so this is a guard against a bug there; a test holds it to the schema.
+/// `RowDecoder` already, so this is a guard against a bug there; a test holds it to the schema
+/// as the linked SQLite reads it (built without ICU, whose `upper()` would change more than
+/// ASCII; RowDecoder upper-cases all of Unicode anyway).
 enum MovieChecks {
     /// The first CHECK the row would fail, or nil when SQLite would accept it.
     static func violation(in row: ImportRow) -> String? {
