@@ -33,6 +33,19 @@ import Testing
                                 ReportLine(file: "total", read: 3, inserted: 3)], "\(run)")
     }
 
+    @Test("the total line counts the repeats too")
+    func totalRepeats() throws {
+        let box = try Sandbox()
+        try box.write("one.csv", "title,year\nOne,2001\nONE,2001\n")
+        try box.write("two.csv", "title,year\nTwo,2002\none,2001\n")
+        let run = try box.moviecat("import", "one.csv", "two.csv")
+        #expect(run.status == 0, "\(run)")
+        #expect(run.reports == [ReportLine(file: "one.csv", read: 2, inserted: 1, repeated: 1),
+                                ReportLine(file: "two.csv", read: 2, inserted: 1, repeated: 1),
+                                ReportLine(file: "total", read: 4, inserted: 2, repeated: 2)], "\(run)")
+        #expect(try box.scalar("SELECT count(*) FROM movies") == "2")
+    }
+
     @Test("--quiet prints nothing and still imports")
     func quiet() throws {
         let box = try Sandbox()

@@ -99,26 +99,23 @@ public struct ImportReport: Sendable {
     public var lines: [String] {
         var lines: [String] = []
         for file in files {
-            let c = file.counts
             // One input: its line carries the whole time, commit included.
-            let seconds = files.count == 1 ? totalSeconds : file.seconds
-            var text = "\(file.name): \(Self.count(c.read, "row")) read, \(Self.grouped(c.inserted)) inserted, "
-                + "\(Self.grouped(c.updated)) updated, \(Self.grouped(c.skipped)) skipped, \(Self.grouped(c.rejected)) rejected"
-            if c.repeated > 0 { text += ", \(Self.grouped(c.repeated)) repeated in the input (last one kept)" }
-            text += " in \(Self.seconds(seconds)) (\(Self.grouped(Self.rate(c.read, seconds))) rows/s)"
-            lines.append(text)
+            lines.append(Self.line(file.name, file.counts, seconds: files.count == 1 ? totalSeconds : file.seconds))
             if !file.ignoredColumns.isEmpty {
                 lines.append("\(file.name): ignored columns: \(file.ignoredColumns.joined(separator: ", "))")
             }
         }
-        if files.count > 1 {
-            let t = total
-            lines.append("total: \(Self.count(t.read, "row")) read, \(Self.grouped(t.inserted)) inserted, "
-                + "\(Self.grouped(t.updated)) updated, \(Self.grouped(t.skipped)) skipped, \(Self.grouped(t.rejected)) rejected "
-                + "in \(Self.seconds(totalSeconds)) (\(Self.grouped(Self.rate(t.read, totalSeconds))) rows/s)")
-        }
+        if files.count > 1 { lines.append(Self.line("total", total, seconds: totalSeconds)) }
         if dryRun { lines.append("dry run: nothing was imported") }
         return lines
+    }
+
+    /// One report line: `name: N rows read, N inserted, ... [, N repeated in the input (last one kept)] in X s (N rows/s)`.
+    static func line(_ name: String, _ c: ImportCounts, seconds: Double) -> String {
+        var text = "\(name): \(count(c.read, "row")) read, \(grouped(c.inserted)) inserted, "
+            + "\(grouped(c.updated)) updated, \(grouped(c.skipped)) skipped, \(grouped(c.rejected)) rejected"
+        if c.repeated > 0 { text += ", \(grouped(c.repeated)) repeated in the input (last one kept)" }
+        return text + " in \(Self.seconds(seconds)) (\(grouped(rate(c.read, seconds))) rows/s)"
     }
 
     /// 58788 -> "58,788".
