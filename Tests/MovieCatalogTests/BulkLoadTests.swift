@@ -44,12 +44,8 @@ import Testing
     }
 
     static func run(_ c: Case, bulk: BulkLoad, stored: String, input: String) throws -> (rows: [String], counts: ImportCounts) {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("bulk-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let (catalog, dir) = try Self.catalog(["stored.csv": stored, "input.csv": input])
         defer { try? FileManager.default.removeItem(at: dir) }
-        try Data(stored.utf8).write(to: dir.appendingPathComponent("stored.csv"))
-        try Data(input.utf8).write(to: dir.appendingPathComponent("input.csv"))
-        let catalog = try Catalog(path: dir.appendingPathComponent("c.sqlite").path)
         _ = try Importer(catalog: catalog, options: ImportOptions(), progressOutput: nil)
             .run(paths: [dir.appendingPathComponent("stored.csv").path])
         var options = ImportOptions()
@@ -144,6 +140,19 @@ import Testing
         #expect(plainCounts.read == 700 && plainCounts.repeated > 0)
     }
 
+    /// Whether a fresh catalog's schema takes the insert (false: a constraint refused it).
+    static func schemaAccepts(_ sql: String, _ values: [SQLValue]) throws -> Bool {
+        let (catalog, dir) = try catalog([:])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        do {
+            try catalog.db.run(sql, values)
+            return true
+        } catch let error as DatabaseError {
+            #expect(error.code == 19, "only a constraint may refuse it: \(error)")
+            return false
+        }
+    }
+
     /// Values at and around each CHECK of the `movies` table.
     static let checkCases: [ImportRow] = {
         let base = ImportRow(line: 1, title: "Heat", year: nil, rating: nil, durationMinutes: nil,
@@ -182,17 +191,8 @@ import Testing
 
     @Test("MovieChecks accepts exactly what the schema's CHECK constraints accept", arguments: checkCases)
     func checksMirrorSchema(_ row: ImportRow) throws {
-        let (catalog, dir) = try Self.catalog([:])
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let accepted: Bool
-        do {
-            try catalog.db.run("INSERT INTO movies (title, year, rating, duration_minutes, certification, added_at, updated_at) VALUES (?, ?, ?, ?, ?, 0, 0)",
-                               [.text(row.title), row.year.sqlValue, row.rating.sqlValue, row.durationMinutes.sqlValue, row.certification.sqlValue])
-            accepted = true
-        } catch let error as DatabaseError {
-            #expect(error.code == 19, "only a constraint may refuse it: \(error)")
-            accepted = false
-        }
+        let accepted = try Self.schemaAccepts("INSERT INTO movies (title, year, rating, duration_minutes, certification, added_at, updated_at) VALUES (?, ?, ?, ?, ?, 0, 0)",
+                                              [.text(row.title), row.year.sqlValue, row.rating.sqlValue, row.durationMinutes.sqlValue, row.certification.sqlValue])
         #expect((MovieChecks.violation(in: row) == nil) == accepted, "\(row)")
     }
 
@@ -201,16 +201,7 @@ import Testing
         ("ÉCLAIR", "Éclair"), ("x1", "X1"),
     ])
     func genreChecksMirrorSchema(_ code: String, _ name: String) throws {
-        let (catalog, dir) = try Self.catalog([:])
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let accepted: Bool
-        do {
-            try catalog.db.run("INSERT INTO genres (code, name) VALUES (?, ?)", [.text(code), .text(name)])
-            accepted = true
-        } catch let error as DatabaseError {
-            #expect(error.code == 19, "only a constraint may refuse it: \(error)")
-            accepted = false
-        }
+        let accepted = try Self.schemaAccepts("INSERT INTO genres (code, name) VALUES (?, ?)", [.text(code), .text(name)])
         #expect((MovieChecks.genreViolation(code: code, name: name) == nil) == accepted, "\(code) \(name)")
     }
 
