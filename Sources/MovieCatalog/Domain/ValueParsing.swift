@@ -41,7 +41,7 @@ public enum ValueParsing {
         return value
     }
 
-    /// A plain integer of at most 9 digits, optionally signed.
+    /// A plain integer of at most 9 digits, optionally signed; anything longer is nil, never a trap.
     public static func integer(_ text: String) -> Int? {
         // One pass over the bytes: import calls this for most cells of a million-row file.
         var value = 0, digits = 0, negative = false, first = true
@@ -50,20 +50,25 @@ public enum ValueParsing {
                 negative = c == UInt8(ascii: "-")
             } else if c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9") {
                 digits += 1
+                // Stop before the value could overflow: ten digits are already out of range.
+                if digits > 9 { return nil }
                 value = value * 10 + Int(c - UInt8(ascii: "0"))
             } else {
                 return nil
             }
             first = false
         }
-        guard digits > 0, digits <= 9 else { return nil }
+        guard digits > 0 else { return nil }
         return negative ? -value : value
     }
 
     /// Minutes from `120`, `95m`, `95 min`, `2h`, `1h30m`, `1h 30m`, `1:30:00` or `1:30` (h:mm).
+    ///
+    /// A duration is one number, `h:mm[:ss]`, or unit groups (hours, then minutes, each at most
+    /// once): `30 30` or `1h 30 30m` are not durations.
     public static func minutes(_ raw: String) -> Int? {
         if let plain = integer(raw) { return plain >= 0 ? plain : nil }   // the common case, without copies
-        let text = raw.lowercased().filter { $0 != " " }
+        let text = raw.lowercased().trimmingWhitespace()
         if let plain = integer(text) { return plain >= 0 ? plain : nil }
         if text.contains(":") {
             let parts = text.split(separator: ":", omittingEmptySubsequences: false).map { integer(String($0)) }
@@ -75,17 +80,43 @@ public enum ValueParsing {
             default: return nil
             }
         }
-        var rest = Substring(text)
+        return unitGroups(Array(text.utf8))
+    }
+
+    /// `2h`, `1h 30m`, `95 min`: digits then a unit, hours before minutes, spaces between.
+    private static func unitGroups(_ bytes: [UInt8]) -> Int? {
+        var index = 0
         var total = 0
-        var sawUnit = false
-        for unit in ["h", "min", "m"] {
-            guard let range = rest.firstRange(of: unit) else { continue }
-            guard let value = integer(String(rest[..<range.lowerBound])), value >= 0 else { return nil }
-            total += unit == "h" ? value * 60 : value
-            rest = rest[range.upperBound...]
-            sawUnit = true
+        var lastUnit = 0          // 0 none yet, 1 hours, 2 minutes: units only go forward
+        func skipSpaces() { while index < bytes.count && bytes[index] == 0x20 { index += 1 } }
+        skipSpaces()
+        guard index < bytes.count else { return nil }
+        while index < bytes.count {
+            var value = 0, digits = 0
+            while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 {
+                digits += 1
+                if digits > 9 { return nil }
+                value = value * 10 + Int(bytes[index] - 0x30)
+                index += 1
+            }
+            guard digits > 0 else { return nil }
+            skipSpaces()
+            let unit: Int
+            if bytes[index...].starts(with: Array("min".utf8)) {
+                unit = 2; index += 3
+            } else if index < bytes.count && bytes[index] == UInt8(ascii: "m") {
+                unit = 2; index += 1
+            } else if index < bytes.count && bytes[index] == UInt8(ascii: "h") {
+                unit = 1; index += 1
+            } else {
+                return nil
+            }
+            guard unit > lastUnit else { return nil }
+            lastUnit = unit
+            total += unit == 1 ? value * 60 : value
+            skipSpaces()
         }
-        return sawUnit && rest.isEmpty ? total : nil
+        return total
     }
 
     /// Whole hours alone (`2h`), which filters read as an hour bucket.

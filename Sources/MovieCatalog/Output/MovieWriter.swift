@@ -132,6 +132,8 @@ final class MovieTable {
 
     /// A rating with one decimal: `7.5`, `5.0`.
     static func rating(_ value: Double) -> String {
+        // A catalog edited past its CHECKs may hold any number: print those as they are.
+        guard value.isFinite, abs(value) < 1e15 else { return TextEscaping.decimal(value) }
         let tenths = Int((value * 10).rounded())
         return "\(tenths / 10).\(tenths % 10)"
     }
