@@ -38,7 +38,7 @@ enum MovieCommands {
     static let add = Command(spec: addSpec) { parsed, context in
         if let extra = parsed.positionals.first { throw addSpec.usageError("unexpected argument '\(extra)'") }
         guard parsed.value("--title") != nil else { throw addSpec.usageError("missing '--title <title>'") }
-        let flags: [ImportField: String] = [.title: "--title", .year: "--year", .genres: "--genre", .rating: "--rating",
+        let flags: [MovieField: String] = [.title: "--title", .year: "--year", .genres: "--genre", .rating: "--rating",
                                             .duration: "--duration", .certification: "--certification"]
         let decoded = RowDecoder.decode(file: "add", line: 0) { field in
             if field == .genres {
@@ -50,7 +50,7 @@ enum MovieCommands {
         switch decoded {
         case .invalid(let problems):
             let first = problems[0]
-            let flag = ImportField(rawValue: first.field).flatMap { flags[$0] } ?? first.field
+            let flag = MovieField(named: first.field).flatMap { flags[$0] } ?? first.field
             throw addSpec.usageError("\(flag): \(first.reason)")
         case .valid(let row):
             let id = try context.catalog().add(row)

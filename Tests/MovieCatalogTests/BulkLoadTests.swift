@@ -140,36 +140,6 @@ import Testing
         #expect(plainCounts.read == 700 && plainCounts.repeated > 0)
     }
 
-    /// Whether a fresh catalog's schema takes the insert (false: a constraint refused it).
-    static func schemaAccepts(_ sql: String, _ values: [SQLValue]) throws -> Bool {
-        let (catalog, dir) = try catalog([:])
-        defer { try? FileManager.default.removeItem(at: dir) }
-        do {
-            try catalog.db.run(sql, values)
-            return true
-        } catch let error as DatabaseError {
-            #expect(error.code == 19, "only a constraint may refuse it: \(error)")
-            return false
-        }
-    }
-
-    /// Values at and around each CHECK of the `movies` table.
-    static let checkCases: [ImportRow] = {
-        let base = ImportRow(line: 1, title: "Heat", year: nil, rating: nil, durationMinutes: nil,
-                             certification: nil, genres: [], present: .all)
-        var rows: [ImportRow] = []
-        for title in ["Heat", "", " Heat", "Heat ", "\tHeat", "Heat\t", "\u{A0}Heat", "Heat\u{3000}", " ", "x", "é"] {
-            var row = base; row.title = title; rows.append(row)
-        }
-        for year in [1869, 1870, 2100, 2101, 0, -5] { var row = base; row.year = year; rows.append(row) }
-        for rating in [-0.0001, 0, 0.0, 7.5, 10, 10.0001, -1, 11] { var row = base; row.rating = rating; rows.append(row) }
-        for minutes in [-1, 0, 1, 999_999_999] { var row = base; row.durationMinutes = minutes; rows.append(row) }
-        for certification in ["PG-13", "pg", "Pg", "R", "ü", "Ü", "NC-17 ", "", "ß"] {
-            var row = base; row.certification = certification; rows.append(row)
-        }
-        return rows
-    }()
-
     @Test("an import failing mid-append (a trigger aborts an insert) leaves checks and foreign keys on")
     func failedMidAppend() throws {
         let rows = (0..<300).map { "Movie \($0),drama" }.joined(separator: "\n")
@@ -187,22 +157,6 @@ import Testing
         #expect(try catalog.db.intScalar("PRAGMA ignore_check_constraints") == 0)
         #expect(try catalog.db.intScalar("PRAGMA foreign_keys") == 1)
         #expect(try catalog.db.intScalar("SELECT count(*) FROM movies") == 0)
-    }
-
-    @Test("MovieChecks accepts exactly what the schema's CHECK constraints accept", arguments: checkCases)
-    func checksMirrorSchema(_ row: ImportRow) throws {
-        let accepted = try Self.schemaAccepts("INSERT INTO movies (title, year, rating, duration_minutes, certification, added_at, updated_at) VALUES (?, ?, ?, ?, ?, 0, 0)",
-                                              [.text(row.title), row.year.sqlValue, row.rating.sqlValue, row.durationMinutes.sqlValue, row.certification.sqlValue])
-        #expect((MovieChecks.violation(in: row) == nil) == accepted, "\(row)")
-    }
-
-    @Test("MovieChecks.genreViolation accepts exactly what the genres table's CHECKs accept", arguments: [
-        ("film-noir", "Film Noir"), ("", "X"), ("Film-noir", "Film noir"), ("film-noir", ""), ("drame-é", "Drame É"),
-        ("ÉCLAIR", "Éclair"), ("x1", "X1"),
-    ])
-    func genreChecksMirrorSchema(_ code: String, _ name: String) throws {
-        let accepted = try Self.schemaAccepts("INSERT INTO genres (code, name) VALUES (?, ?)", [.text(code), .text(name)])
-        #expect((MovieChecks.genreViolation(code: code, name: name) == nil) == accepted, "\(code) \(name)")
     }
 
     @Test("auto chooses bulk for an empty catalog or an input large beside it")

@@ -50,12 +50,13 @@ import Testing
         let catalog = try Catalog(path: temp.path)
         for i in 0..<120 {
             let genres = genreCodes.filter { _ in Int.random(in: 0..<3, using: &rng) == 0 }
-            let row = ImportRow(line: i, title: "Movie \(i) \(["Gold", "Iron", "gold%", "Sea_", "Émile", "ÉMILE"].randomElement(using: &rng)!)",
-                                year: Bool.random(using: &rng) ? Int.random(in: 1950...2020, using: &rng) : nil,
-                                rating: Bool.random(using: &rng) ? Double(Int.random(in: 0...100, using: &rng)) / 10 : nil,
-                                durationMinutes: Bool.random(using: &rng) ? Int.random(in: 30...240, using: &rng) : nil,
-                                certification: [nil, "R", "PG", "PG-13"].randomElement(using: &rng)!,
-                                genres: genres, present: ImportFields.all)
+            let movie = Movie(title: "Movie \(i) \(["Gold", "Iron", "gold%", "Sea_", "Émile", "ÉMILE"].randomElement(using: &rng)!)",
+                              year: Bool.random(using: &rng) ? Int.random(in: 1950...2020, using: &rng) : nil,
+                              genres: genres,
+                              rating: Bool.random(using: &rng) ? Double(Int.random(in: 0...100, using: &rng)) / 10 : nil,
+                              durationMinutes: Bool.random(using: &rng) ? Int.random(in: 30...240, using: &rng) : nil,
+                              certification: [nil, "R", "PG", "PG-13"].randomElement(using: &rng)!)
+            let row = ImportRow(line: i, movie: movie, present: .all)
             try catalog.add(row)
         }
         return (temp, catalog)

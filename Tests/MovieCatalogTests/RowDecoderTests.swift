@@ -3,7 +3,7 @@ import Testing
 
 /// Turning raw cells into validated rows.
 @Suite struct RowDecoderTests {
-    func decode(_ cells: [ImportField: Cell]) -> DecodedRow {
+    func decode(_ cells: [MovieField: Cell]) -> DecodedRow {
         RowDecoder.decode(file: "m.csv", line: 7) { cells[$0] ?? .absent }
     }
 
@@ -15,7 +15,7 @@ import Testing
         #expect(r.title == "Heat")
         #expect(r.year == 1995 && r.rating == 8.3 && r.durationMinutes == 170 && r.certification == "R")
         #expect(r.genres == ["Crime", "thriller", "Drama"])
-        #expect(r.present == ImportFields.all)
+        #expect(r.present == MovieFields.all)
     }
 
     @Test("absent columns are not present; empty ones are present and null")
@@ -26,10 +26,10 @@ import Testing
     }
 
     struct Case: Sendable, CustomStringConvertible {
-        let field: ImportField
+        let field: MovieField
         let cell: Cell
         let message: String
-        var description: String { "\(field.rawValue) \(cell)" }
+        var description: String { "\(field.name) \(cell)" }
     }
 
     static let cases: [Case] = [
@@ -50,7 +50,7 @@ import Testing
 
     @Test("invalid values are reported as file:line: field: reason", arguments: cases)
     func invalid(_ c: Case) {
-        var cells: [ImportField: Cell] = [.title: .text("Fine")]
+        var cells: [MovieField: Cell] = [.title: .text("Fine")]
         cells[c.field] = c.cell
         guard case .invalid(let problems) = decode(cells) else { Issue.record("accepted \(c)"); return }
         #expect(problems.contains { $0.description.contains(c.message) }, "\(problems)")

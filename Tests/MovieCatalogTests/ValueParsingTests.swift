@@ -26,7 +26,8 @@ import Testing
             if let d = ValueParsing.number(text) { #expect(d.isFinite, "\(text)") }
             if let m = ValueParsing.minutes(text) { #expect(m >= 0, "\(text)") }
             if let h = ValueParsing.wholeHours(text) { #expect(h >= 0, "\(text)") }
-            _ = RowDecoder.wholeNumber(text)
+            _ = MovieRules.wholeNumber(text)
+            for field in MovieField.allCases { _ = MovieRules.value(field, from: text) }
             for facet in Facet.allCases {
                 // A usage error or an element; a trap would end the whole test run.
                 _ = try? Self.parser.parseOne(facet, text, source: facet.flag)
@@ -39,6 +40,7 @@ import Testing
             if case .valid(let row) = decoded {
                 #expect(row.year.map { (1870...2100).contains($0) } ?? true)
                 #expect(row.durationMinutes.map { $0 > 0 } ?? true)
+                #expect(MovieRules.violation(in: row.movie) == nil, "a decoded row passes the schema's CHECKs: \(text)")
             }
         }
     }

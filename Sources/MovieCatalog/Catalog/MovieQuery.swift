@@ -39,17 +39,10 @@ public struct MovieQuery: Sendable {
         self.offset = offset
     }
 
-    /// Columns of a movie row, genres as `|`-joined sorted codes.
-    static let columns = """
-        m.id, m.title, m.year, m.rating, m.duration_minutes, m.certification, \
-        (SELECT group_concat(code, '|') FROM (SELECT g.code FROM movie_genres mg JOIN genres g ON g.id = mg.genre_id \
-        WHERE mg.movie_id = m.id ORDER BY g.code)) AS genres
-        """
-
     /// The SELECT statement for the matching movies.
     public var selectSQL: SQLFragment {
         // Only fixed SQL is interpolated here (the column list, the ORDER BY of a SortKey).
-        var sql = SQLFragment("SELECT \(MovieQuery.columns) FROM movies m WHERE ")
+        var sql = SQLFragment("SELECT \(MovieColumns.select) FROM movies m WHERE ")
             + SQLBuilder.condition(for: filters)
             + SQLFragment(" ORDER BY \(sort.orderBy(descending: descending))")
         if limit != nil || offset != nil {
@@ -61,13 +54,5 @@ public struct MovieQuery: Sendable {
     /// The COUNT statement for the matching movies.
     public var countSQL: SQLFragment {
         SQLFragment("SELECT count(*) FROM movies m WHERE ") + SQLBuilder.condition(for: filters)
-    }
-
-    /// Reads one row of `selectSQL`.
-    static func movie(from row: Statement) -> Movie {
-        Movie(id: row.int64(0), title: row.text(1), year: row.optionalInt(2),
-              genres: row.optionalText(6).map { $0.split(separator: "|").map(String.init) } ?? [],
-              rating: row.optionalDouble(3), durationMinutes: row.optionalInt(4),
-              certification: row.optionalText(5))
     }
 }

@@ -3,13 +3,13 @@ extension Catalog {
     /// The movies matching a query, in order.
     public func movies(_ query: MovieQuery) throws -> [Movie] {
         let sql = query.selectSQL
-        return try db.query(sql.sql, sql.bindings, MovieQuery.movie(from:))
+        return try db.query(sql.sql, sql.bindings, MovieColumns.movie(from:))
     }
 
     /// Visits the matching movies one at a time, so output streams in flat memory.
     public func forEachMovie(_ query: MovieQuery, _ body: (Movie) throws -> Void) throws {
         let sql = query.selectSQL
-        try db.forEachRow(sql.sql, sql.bindings) { try body(MovieQuery.movie(from: $0)) }
+        try db.forEachRow(sql.sql, sql.bindings) { try body(MovieColumns.movie(from: $0)) }
     }
 
     /// How many movies match a set.

@@ -28,6 +28,70 @@ public struct Movie: Equatable, Sendable {
     }
 }
 
+/// One field's value, typed as the schema stores it (genres as a list of codes or names).
+public enum FieldValue: Equatable, Sendable {
+    case null
+    case text(String)
+    case integer(Int)
+    case real(Double)
+    case list([String])
+}
+
+extension Movie {
+    /// A field's value; setting one converts it to the field's type (nil when it does not fit).
+    public subscript(field: MovieField) -> FieldValue {
+        get {
+            switch field {
+            case .title: return .text(title)
+            case .year: return year.map(FieldValue.integer) ?? .null
+            case .genres: return .list(genres)
+            case .rating: return rating.map(FieldValue.real) ?? .null
+            case .duration: return durationMinutes.map(FieldValue.integer) ?? .null
+            case .certification: return certification.map(FieldValue.text) ?? .null
+            }
+        }
+        set {
+            switch field {
+            case .title: title = newValue.text ?? ""
+            case .year: year = newValue.integer
+            case .genres: genres = newValue.list
+            case .rating: rating = newValue.real
+            case .duration: durationMinutes = newValue.integer
+            case .certification: certification = newValue.text
+            }
+        }
+    }
+}
+
+extension FieldValue {
+    /// The value as text, or nil.
+    var text: String? { if case .text(let s) = self { return s }; return nil }
+    /// The value as a whole number, or nil.
+    var integer: Int? {
+        switch self {
+        case .integer(let n): return n
+        case .real(let d) where d == d.rounded() && abs(d) < 1e18: return Int(d)
+        default: return nil
+        }
+    }
+    /// The value as a number, or nil.
+    var real: Double? {
+        switch self {
+        case .real(let d): return d
+        case .integer(let n): return Double(n)
+        default: return nil
+        }
+    }
+    /// The value as a list (a single text is a list of one), or empty.
+    var list: [String] {
+        switch self {
+        case .list(let items): return items
+        case .text(let s): return [s]
+        default: return []
+        }
+    }
+}
+
 /// A genre of the catalogue: lower-case slug code and display name.
 public struct Genre: Hashable, Sendable {
     /// The catalog's id for the genre.

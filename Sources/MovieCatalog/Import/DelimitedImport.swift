@@ -8,7 +8,7 @@ extension Importer {
         let header = reader.strings()
         let (columns, ignored) = try mapping.resolve(header: header, source: "\(input.name):\(reader.recordLine)")
         ignore(ignored)
-        let columnOf = ImportField.allCases.map { columns[$0] }
+        let columnOf = MovieField.allCases.map { columns[$0] }
         let nullMarker = dialect == .tsv ? "\\N" : nil
         let name = input.name
         let handoff = Handoff(value: reader)
@@ -36,7 +36,7 @@ extension Importer {
         }
         return reader.withRecord { record in
             RowDecoder.decode(file: file, line: line) { field in
-                guard let column = columnOf[field.index] else { return .absent }
+                guard let column = columnOf[field.rawValue] else { return .absent }
                 guard let text = record.string(column) else { return .invalidUTF8 }
                 if text.isEmpty || text == nullMarker { return .null }
                 return .text(text)

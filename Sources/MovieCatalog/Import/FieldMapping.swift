@@ -1,31 +1,14 @@
-/// The movie fields an import can fill.
-public enum ImportField: String, CaseIterable, Sendable {
-    case title, year, genres, rating, duration, certification
-
-    /// Column names and JSON keys that mean this field (compared ignoring case).
-    public var aliases: [String] {
-        switch self {
-        case .title: return ["title", "primaryTitle"]
-        case .year: return ["year", "startYear", "release_year"]
-        case .genres: return ["genres", "genre"]
-        case .rating: return ["rating", "averageRating", "imdb_rating", "score"]
-        case .duration: return ["duration", "runtime", "runtimeMinutes", "length", "duration_minutes"]
-        case .certification: return ["certification", "mpaa", "certificate", "rated"]
-        }
-    }
-}
-
 /// Which column (or key) feeds which field, decided from a header and the `--map` overrides.
 public struct FieldMapping: Sendable {
     /// `--map` overrides: field -> column name.
-    public let overrides: [ImportField: String]
-    private let fieldByKey: [String: ImportField]
+    public let overrides: [MovieField: String]
+    private let fieldByKey: [String: MovieField]
 
     /// Creates a mapping from the built-in aliases plus `--map` overrides.
-    public init(overrides: [ImportField: String] = [:]) {
+    public init(overrides: [MovieField: String] = [:]) {
         self.overrides = overrides
-        var byKey: [String: ImportField] = [:]
-        for field in ImportField.allCases where overrides[field] == nil {
+        var byKey: [String: MovieField] = [:]
+        for field in MovieField.allCases where overrides[field] == nil {
             for alias in field.aliases { byKey[alias.lowercased()] = field }
         }
         // An override wins over every alias, including another field's.
@@ -34,18 +17,18 @@ public struct FieldMapping: Sendable {
     }
 
     /// Parses `--map field=column` values; a bad one is a usage error naming it.
-    public static func parseOverrides(_ values: [String]) throws -> [ImportField: String] {
-        var result: [ImportField: String] = [:]
+    public static func parseOverrides(_ values: [String]) throws -> [MovieField: String] {
+        var result: [MovieField: String] = [:]
         for value in values {
             guard let equals = value.firstIndex(of: "="),
-                  let field = ImportField(rawValue: value[..<equals].lowercased()),
+                  let field = MovieField(named: String(value[..<equals])),
                   !value[value.index(after: equals)...].isEmpty else {
-                let fields = ImportField.allCases.map(\.rawValue).joined(separator: ", ")
+                let fields = MovieField.allCases.map(\.name).joined(separator: ", ")
                 throw CatalogError(.usage, "invalid --map '\(value)': expected field=column with field one of \(fields)")
             }
             let column = String(value[value.index(after: equals)...])
             if let other = result.first(where: { $0.value.lowercased() == column.lowercased() && $0.key != field }) {
-                throw CatalogError(.usage, "invalid --map '\(value)': column '\(column)' already feeds \(other.key.rawValue)")
+                throw CatalogError(.usage, "invalid --map '\(value)': column '\(column)' already feeds \(other.key.name)")
             }
             result[field] = column
         }
@@ -53,12 +36,12 @@ public struct FieldMapping: Sendable {
     }
 
     /// The field a column or key feeds, if any.
-    public func field(for key: String) -> ImportField? { fieldByKey[key.lowercased()] }
+    public func field(for key: String) -> MovieField? { fieldByKey[key.lowercased()] }
 
     /// Resolves a header: the column index of each field, and the ignored columns.
     /// A missing title column, or a `--map` column the header lacks, is a data error.
-    public func resolve(header: [String], source: String) throws -> (columns: [ImportField: Int], ignored: [String]) {
-        var columns: [ImportField: Int] = [:]
+    public func resolve(header: [String], source: String) throws -> (columns: [MovieField: Int], ignored: [String]) {
+        var columns: [MovieField: Int] = [:]
         var ignored: [String] = []
         for (index, name) in header.enumerated() {
             let key = name.trimmingWhitespace()
@@ -70,7 +53,7 @@ public struct FieldMapping: Sendable {
         }
         let found = header.map { "'\($0)'" }.joined(separator: ", ")
         for (field, column) in overrides where columns[field] == nil {
-            throw CatalogError(.dataError, "\(source): --map \(field.rawValue)=\(column): no column '\(column)'; the columns are \(found)")
+            throw CatalogError(.dataError, "\(source): --map \(field.name)=\(column): no column '\(column)'; the columns are \(found)")
         }
         guard columns[.title] != nil else {
             throw CatalogError(.dataError, "\(source): no title column (title or primaryTitle, or use --map title=COLUMN); the columns are \(found)")

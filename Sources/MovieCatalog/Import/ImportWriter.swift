@@ -22,7 +22,7 @@ final class ImportWriter {
     private let insertGenreLink: Statement
     private let deleteGenreLinks: Statement
     private let insertGenre: Statement
-    private var updates: [ImportFields: (Statement, [ImportField])] = [:]
+    private var updates: [MovieFields: (Statement, [MovieField])] = [:]
     private var touched: Statement?
     /// Lower-cased genre code or name -> genre id.
     private var genreIDs: [String: Int64] = [:]
@@ -31,7 +31,7 @@ final class ImportWriter {
     /// True while appending without natural-key lookups (bulk load, first input).
     private(set) var appending = false
     /// The columns every appended row had; a row with others ends appending (folding needs them equal).
-    private var appendedFields: ImportFields?
+    private var appendedFields: MovieFields?
     /// Genres with a larger id were added by this import.
     private var maxGenreIDBefore: Int64 = 0
     /// How folding changed the counts since the last `endOfInput()`.
@@ -48,8 +48,8 @@ final class ImportWriter {
     private var nextID: Int64 = 1
     private static let batchSize = 64
     private lazy var insertMovieBatch = try? db.prepare(
-        "INSERT INTO movies (id, title, year, rating, duration_minutes, certification, added_at, updated_at) VALUES "
-            + Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?)", count: ImportWriter.batchSize).joined(separator: ", "), persistent: true)
+        MovieColumns.insertHead + Array(repeating: MovieColumns.insertValues, count: ImportWriter.batchSize).joined(separator: ", "),
+        persistent: true)
     /// The import's timestamp, bound once rather than computed by a column default per row.
     private var now: SQLValue = .null
     private var nowSeconds: Int64 = 0
@@ -63,10 +63,7 @@ final class ImportWriter {
         maxIDBefore = Int64(try db.intScalar("SELECT ifnull(max(id), 0) FROM movies"))
         lookup = try db.prepare("SELECT id, title, year FROM movies WHERE title = ? COLLATE NOCASE AND ifnull(year, 0) = ?", persistent: true)
         // One row with every column; a NULL id lets SQLite number it (the row-by-row path).
-        insertMovie = try db.prepare("""
-            INSERT INTO movies (id, title, year, rating, duration_minutes, certification, added_at, updated_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """, persistent: true)
+        insertMovie = try db.prepare(MovieColumns.insertHead + MovieColumns.insertValues, persistent: true)
         insertGenreLink = try db.prepare("INSERT OR IGNORE INTO movie_genres (movie_id, genre_id) VALUES (?, ?)", persistent: true)
         deleteGenreLinks = try db.prepare("DELETE FROM movie_genres WHERE movie_id = ?", persistent: true)
         insertGenre = try db.prepare("INSERT INTO genres (code, name) VALUES (?, ?)", persistent: true)
@@ -106,7 +103,7 @@ final class ImportWriter {
         if bulkEligible {
             bulkEligible = false
             try dropIndexes()
-            // Appended rows are checked by MovieChecks (see there), not by SQLite's CHECKs.
+            // Appended rows are checked by MovieRules.violation (see there), not by SQLite's CHECKs.
             // A flag pragma re-prepares statements, so only those stepped while appending skip them.
             try db.execute("PRAGMA ignore_check_constraints = ON")
             appending = true
@@ -130,9 +127,9 @@ final class ImportWriter {
             try stopAppending()
             return try write(row, at: index, file: file)
         }
-        try insertMovie.bind([.null, .text(row.title), row.year.sqlValue, row.rating.sqlValue,
-                              row.durationMinutes.sqlValue, row.certification.sqlValue, now, now])
+        try MovieColumns.bindInsert(row.movie, id: nil, now: nowSeconds, to: insertMovie, at: 0)
         try insertMovie.step()
+        insertMovie.reset(clearingBindings: false)
         let id = db.lastInsertRowID
         try link(id, to: row.genres)
         return (.inserted, id)
@@ -140,7 +137,7 @@ final class ImportWriter {
 
     /// Queues row `index` of the batch for a batched insert with the next id; its genres follow it.
     private func append(_ row: ImportRow, at index: Int) throws -> Int64 {
-        if let violation = MovieChecks.violation(in: row) {
+        if let violation = MovieRules.violation(in: row.movie) {
             throw CatalogError(.internalError, "internal error: line \(row.line) passed validation but \(violation)")
         }
         let id = nextID
@@ -168,13 +165,15 @@ final class ImportWriter {
         if !pendingRows.isEmpty, let rows = batch {
             if pendingRows.count == ImportWriter.batchSize, let statement = insertMovieBatch {
                 for (i, index) in pendingRows.enumerated() {
-                    try bindMovie(rows[index], id: firstID + Int64(i), to: statement, at: Int32(8 * i))
+                    try MovieColumns.bindInsert(rows[index].movie, id: firstID + Int64(i), now: nowSeconds,
+                                                to: statement, at: Int32(MovieColumns.insertWidth * i))
                 }
                 try statement.step()
                 statement.reset(clearingBindings: false)
             } else {
                 for (i, index) in pendingRows.enumerated() {
-                    try bindMovie(rows[index], id: firstID + Int64(i), to: insertMovie, at: 0)
+                    try MovieColumns.bindInsert(rows[index].movie, id: firstID + Int64(i), now: nowSeconds,
+                                                to: insertMovie, at: 0)
                     try insertMovie.step()
                     insertMovie.reset(clearingBindings: false)
                 }
@@ -200,22 +199,6 @@ final class ImportWriter {
             offset += 2
         }
         pendingLinks.removeFirst(offset)
-    }
-
-    /// Binds one movie's eight columns after parameter `offset` (typed binds: no `SQLValue` per value).
-    private func bindMovie(_ row: ImportRow, id: Int64, to statement: Statement, at offset: Int32) throws {
-        try statement.bind(id, at: offset + 1)
-        try statement.bind(row.title, at: offset + 2)
-        try statement.bind(row.year.map(Int64.init), at: offset + 3)
-        try statement.bind(row.rating, at: offset + 4)
-        try statement.bind(row.durationMinutes.map(Int64.init), at: offset + 5)
-        if let certification = row.certification {
-            try statement.bind(certification, at: offset + 6)
-        } else {
-            try statement.bind(nil as Int64?, at: offset + 6)
-        }
-        try statement.bind(nowSeconds, at: offset + 7)
-        try statement.bind(nowSeconds, at: offset + 8)
     }
 
     /// The stored movie with the row's natural key: its id and a description for messages.
@@ -247,16 +230,7 @@ final class ImportWriter {
     private func update(_ id: Int64, with row: ImportRow) throws {
         let (statement, fields) = try updateStatement(for: row.present)
         for (offset, field) in fields.enumerated() {
-            let value: SQLValue
-            switch field {
-            case .title: value = .text(row.title)
-            case .year: value = row.year.sqlValue
-            case .rating: value = row.rating.sqlValue
-            case .duration: value = row.durationMinutes.sqlValue
-            case .certification: value = row.certification.sqlValue
-            case .genres: continue
-            }
-            try statement.bind(value, at: Int32(offset + 1))
+            try MovieColumns.bind(row.movie[field], to: statement, at: Int32(offset + 1))
         }
         try statement.bind(now, at: Int32(fields.count + 1))
         try statement.bind(.integer(id), at: Int32(fields.count + 2))
@@ -270,16 +244,14 @@ final class ImportWriter {
     }
 
     /// The UPDATE for one set of present columns, prepared once per set (an input has one or few).
-    private func updateStatement(for present: ImportFields) throws -> (Statement, [ImportField]) {
+    private func updateStatement(for present: MovieFields) throws -> (Statement, [MovieField]) {
         if let cached = updates[present] { return cached }
-        // Column names come from this closed list, never from input.
-        let columns: [(ImportField, String)] = [(.title, "title"), (.year, "year"), (.rating, "rating"),
-                                                (.duration, "duration_minutes"), (.certification, "certification")]
-            .filter { $0.0 == .title || present.contains($0.0) }
-        let assignments = columns.map { "\($0.1) = ?" }.joined(separator: ", ")
+        // The title always: it may change case. Column names come from MovieField, never from input.
+        let fields = MovieField.stored.filter { $0 == .title || present.contains($0) }
+        let assignments = fields.map { "\($0.column!) = ?" }.joined(separator: ", ")
         let statement = try db.prepare("UPDATE movies SET \(assignments), updated_at = ? WHERE id = ?", persistent: true)
-        updates[present] = (statement, columns.map(\.0))
-        return (statement, columns.map(\.0))
+        updates[present] = (statement, fields)
+        return (statement, fields)
     }
 
     private func link(_ movieID: Int64, to genres: [String]) throws {
@@ -306,7 +278,7 @@ final class ImportWriter {
             genreIDs[name] = id
             return id
         }
-        if let violation = MovieChecks.genreViolation(code: code, name: name) {
+        if let violation = MovieRules.genreViolation(code: code, name: name) {
             throw CatalogError(.internalError, "internal error: genre '\(name)' passed validation but \(violation)")
         }
         try insertGenre.bind([.text(code), .text(name)])

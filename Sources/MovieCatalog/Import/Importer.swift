@@ -176,17 +176,3 @@ public final class Importer {
 
     var mapping: FieldMapping { options.mapping }
 }
-
-extension ImportField {
-    /// Position in `allCases`, for array lookups in the hot loop.
-    var index: Int {
-        switch self {
-        case .title: return 0
-        case .year: return 1
-        case .genres: return 2
-        case .rating: return 3
-        case .duration: return 4
-        case .certification: return 5
-        }
-    }
-}

@@ -3,14 +3,14 @@ extension Importer {
     func importJSON(_ input: ByteReader, mode: JSONRecordReader.Mode) throws {
         let mapping = self.mapping
         let name = input.name
-        ignore(try streamRows(from: input, header: ImportField.allCases.map(\.rawValue)) { input in
+        ignore(try streamRows(from: input, header: MovieField.allCases.map(\.name)) { input in
             let reader = JSONRecordReader(reader: input, mode: mode)
-            var fieldOfKey: [String: ImportField?] = [:]
+            var fieldOfKey: [String: MovieField?] = [:]
             return { batch in
                 guard let record = try reader.next() else { return false }
-                var cells = [Cell](repeating: .absent, count: ImportField.allCases.count)
+                var cells = [Cell](repeating: .absent, count: MovieField.allCases.count)
                 for member in record.members {
-                    let field: ImportField?
+                    let field: MovieField?
                     if let cached = fieldOfKey[member.key] {
                         field = cached
                     } else {
@@ -18,9 +18,9 @@ extension Importer {
                         fieldOfKey[member.key] = field
                         if field == nil { batch.ignored.append(member.key) }
                     }
-                    if let field { cells[field.index] = Importer.cell(member.value) }
+                    if let field { cells[field.rawValue] = Importer.cell(member.value) }
                 }
-                batch.append(RowDecoder.decode(file: name, line: record.line) { cells[$0.index] },
+                batch.append(RowDecoder.decode(file: name, line: record.line) { cells[$0.rawValue] },
                              raw: cells.map(Importer.rawText))
                 return true
             }

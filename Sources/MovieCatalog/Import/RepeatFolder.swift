@@ -16,7 +16,7 @@ struct FoldCounts: Equatable {
 enum RepeatFolder {
     /// Folds every repeated natural key; rows with ids above `maxIDBefore` are the appended ones.
     static func fold(_ db: Database, maxIDBefore: Int64, maxGenreIDBefore: Int64, policy: DuplicatePolicy,
-                     fields: ImportFields, now: SQLValue) throws -> FoldCounts {
+                     fields: MovieFields, now: SQLValue) throws -> FoldCounts {
         try db.execute("""
             CREATE TEMP TABLE import_repeats (
                 title TEXT COLLATE NOCASE, year INTEGER, keep INTEGER, last INTEGER, n INTEGER,
@@ -64,11 +64,10 @@ enum RepeatFolder {
                 try db.run("INSERT OR IGNORE INTO temp.import_touched (id) SELECT keep FROM import_repeats WHERE keep <= ?", [max])
             }
         }
-        // Column names come from a closed list, never from input.
-        let columns = [(ImportField.year, "year"), (.rating, "rating"), (.duration, "duration_minutes"),
-                       (.certification, "certification")].filter { fields.contains($0.0) }.map(\.1)
-        let targets = (["title"] + columns).joined(separator: ", ")
-        let sources = (["title"] + columns).map { "l.\($0)" }.joined(separator: ", ")
+        // Column names come from MovieField, never from input; the title always (its case may change).
+        let columns = MovieField.stored.filter { $0 == .title || fields.contains($0) }.map { $0.column! }
+        let targets = columns.joined(separator: ", ")
+        let sources = columns.map { "l.\($0)" }.joined(separator: ", ")
         try db.run("""
             UPDATE movies AS m SET (\(targets)) = (SELECT \(sources) FROM movies l WHERE l.id = r.last),
                    updated_at = ?

@@ -15,7 +15,7 @@ public enum CompletionScript {
         case "--sort": return SortKey.allCases.map(\.rawValue)
         case "--on-duplicate": return DuplicatePolicy.allCases.map(\.rawValue)
         case "--certification": return ["G", "PG", "PG-13", "R", "NC-17"]
-        case "--map": return ImportField.allCases.map { $0.rawValue + "=" }
+        case "--map": return MovieField.allCases.map { $0.name + "=" }
         default: return nil
         }
     }

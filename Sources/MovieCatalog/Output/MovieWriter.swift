@@ -6,7 +6,7 @@ public enum OutputFormat: String, CaseIterable, Sendable {
 /// Writes movies in one output format; the text formats stream, the table waits to align columns.
 public final class MovieWriter {
     /// Field names of csv/tsv headers and JSON objects.
-    public static let fieldNames = ["id", "title", "year", "genres", "rating", "duration_minutes", "certification"]
+    public static let fieldNames = ["id"] + MovieField.allCases.map(\.outputName)
 
     private let format: OutputFormat
     private let out: TextOutput
@@ -51,17 +51,33 @@ public final class MovieWriter {
 
     /// One movie as a JSON object with the SPEC's field names.
     public static func json(_ m: Movie) -> String {
-        let genres = "[" + m.genres.map(TextEscaping.json).joined(separator: ",") + "]"
-        return "{\"id\":\(m.id),\"title\":\(TextEscaping.json(m.title)),\"year\":\(m.year.map(String.init) ?? "null"),"
-            + "\"genres\":\(genres),\"rating\":\(m.rating.map(TextEscaping.decimal) ?? "null"),"
-            + "\"duration_minutes\":\(m.durationMinutes.map(String.init) ?? "null"),"
-            + "\"certification\":\(m.certification.map(TextEscaping.json) ?? "null")}"
+        var text = "{\"id\":\(m.id)"
+        for field in MovieField.allCases {
+            text += ",\"\(field.outputName)\":"
+            switch m[field] {
+            case .null: text += "null"
+            case .text(let s): text += TextEscaping.json(s)
+            case .integer(let n): text += String(n)
+            case .real(let d): text += TextEscaping.decimal(d)
+            case .list(let items): text += "[" + items.map(TextEscaping.json).joined(separator: ",") + "]"
+            }
+        }
+        return text + "}"
     }
 
+    /// One movie as a CSV or TSV line (without its line break); genres joined by `|`.
     static func delimited(_ m: Movie, separator: String, quote: (String) -> String) -> String {
-        [String(m.id), quote(m.title), m.year.map(String.init) ?? "", m.genres.joined(separator: "|"),
-         m.rating.map(TextEscaping.decimal) ?? "", m.durationMinutes.map(String.init) ?? "",
-         quote(m.certification ?? "")].joined(separator: separator)
+        var cells = [String(m.id)]
+        for field in MovieField.allCases {
+            switch m[field] {
+            case .null: cells.append("")
+            case .text(let s): cells.append(quote(s))
+            case .integer(let n): cells.append(String(n))
+            case .real(let d): cells.append(TextEscaping.decimal(d))
+            case .list(let items): cells.append(quote(items.joined(separator: "|")))
+            }
+        }
+        return cells.joined(separator: separator)
     }
 }
 
@@ -74,8 +90,10 @@ final class MovieTable {
     private let width: Int?
     private var rows: [[String]] = []
     private var widths: [Int]?
-    private static let headers = ["ID", "Title", "Year", "Genres", "Rating", "Duration", "Certification"]
-    private static let rightAligned: Set<Int> = [0, 2, 4]
+    private static let headers = ["ID"] + MovieField.allCases.map(\.header)
+    private static let rightAligned = Set([0] + MovieField.allCases.filter(\.rightAligned).map { $0.rawValue + 1 })
+    /// The columns that give way to a narrow terminal: the title, then the genres.
+    private static let shrinking = [MovieField.title.rawValue + 1, MovieField.genres.rawValue + 1]
     /// Rows measured before the widths are fixed.
     static let window = 1000
 
@@ -85,10 +103,7 @@ final class MovieTable {
     }
 
     func append(_ m: Movie, to out: TextOutput) {
-        let row = [String(m.id), TextEscaping.terminalSafe(m.title), m.year.map(String.init) ?? "",
-                   TextEscaping.terminalSafe(m.genres.map(genres.name(of:)).joined(separator: ", ")),
-                   m.rating.map(MovieTable.rating) ?? "", m.durationMinutes.map(MovieTable.duration) ?? "",
-                   TextEscaping.terminalSafe(m.certification ?? "")]
+        let row = [String(m.id)] + MovieField.allCases.map { cell($0, of: m) }
         if let widths {
             out.write(line(row, widths))
             return
@@ -106,7 +121,7 @@ final class MovieTable {
         }
         // The title, then the genres, give way to the terminal's width; other columns are short.
         if let width {
-            for column in [1, 3] {
+            for column in MovieTable.shrinking {
                 let others = widths.enumerated().filter { $0.offset != column }.reduce(0) { $0 + $1.element }
                 let gaps = 2 * (widths.count - 1)
                 widths[column] = max(6, min(widths[column], width - others - gaps))
@@ -122,12 +137,28 @@ final class MovieTable {
     private func line(_ cells: [String], _ widths: [Int]) -> String {
         var parts: [String] = []
         for (i, cell) in cells.enumerated() {
-            let text = (i == 1 || i == 3) && width != nil ? DisplayWidth.truncate(cell, to: widths[i]) : cell
+            let text = MovieTable.shrinking.contains(i) && width != nil ? DisplayWidth.truncate(cell, to: widths[i]) : cell
             parts.append(DisplayWidth.pad(text, to: widths[i], rightAligned: MovieTable.rightAligned.contains(i)))
         }
         var text = parts.joined(separator: "  ")
         while text.last == " " { text.removeLast() }
         return text + "\n"
+    }
+
+    /// A field as a table cell: genres by name, ratings with one decimal, durations in hours.
+    private func cell(_ field: MovieField, of m: Movie) -> String {
+        switch field {
+        case .genres: return TextEscaping.terminalSafe(m.genres.map(genres.name(of:)).joined(separator: ", "))
+        case .rating: return m.rating.map(MovieTable.rating) ?? ""
+        case .duration: return m.durationMinutes.map(MovieTable.duration) ?? ""
+        case .title, .year, .certification:
+            switch m[field] {
+            case .text(let s): return TextEscaping.terminalSafe(s)
+            case .integer(let n): return String(n)
+            case .real(let d): return TextEscaping.decimal(d)
+            case .null, .list: return ""
+            }
+        }
     }
 
     /// A rating with one decimal: `7.5`, `5.0`.

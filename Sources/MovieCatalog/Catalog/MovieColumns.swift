@@ -1,0 +1,77 @@
+/// The `movies` columns as SQL: the lists INSERT, UPDATE and SELECT use, and how a movie's
+/// values are bound and read, all from `MovieField`.
+///
+/// Column names come from that closed table, never from input.
+enum MovieColumns {
+    /// `title, year, ...`: the stored columns in order.
+    static let names = MovieField.stored.map { $0.column! }.joined(separator: ", ")
+
+    /// The number of parameters of one `insertValues` group.
+    static let insertWidth = MovieField.stored.count + 3
+
+    /// `INSERT INTO movies (id, <columns>, added_at, updated_at)` without its VALUES.
+    static let insertHead = "INSERT INTO movies (id, \(names), added_at, updated_at) VALUES "
+
+    /// One `(?, ?, ...)` group of an insert.
+    static let insertValues = "(" + Array(repeating: "?", count: insertWidth).joined(separator: ", ") + ")"
+
+    /// `m.id, m.title, ..., genres`: a movie row for `movie(from:)`; genres as `|`-joined sorted codes.
+    static let select = "m.id, " + MovieField.stored.map { "m.\($0.column!)" }.joined(separator: ", ") + """
+        , (SELECT group_concat(code, '|') FROM (SELECT g.code FROM movie_genres mg JOIN genres g ON g.id = mg.genre_id \
+        WHERE mg.movie_id = m.id ORDER BY g.code)) AS genres
+        """
+
+    /// Reads one row of `select`.
+    static func movie(from row: Statement) -> Movie {
+        var movie = Movie(id: row.int64(0), title: "")
+        for (offset, field) in MovieField.stored.enumerated() {
+            movie[field] = fieldValue(row.value(Int32(offset + 1)))
+        }
+        let genres = Int32(MovieField.stored.count + 1)
+        movie.genres = row.optionalText(genres).map { $0.split(separator: "|").map(String.init) } ?? []
+        return movie
+    }
+
+    /// Binds a movie's stored columns, `id`, and the timestamps as one `insertValues` group after
+    /// parameter `offset` (typed binds: no `SQLValue` per value).
+    static func bindInsert(_ movie: Movie, id: Int64?, now: Int64, to statement: Statement, at offset: Int32) throws {
+        try statement.bind(id, at: offset + 1)
+        var index = offset + 2
+        for field in MovieField.stored {
+            try bind(movie[field], to: statement, at: index)
+            index += 1
+        }
+        try statement.bind(now, at: index)
+        try statement.bind(now, at: index + 1)
+    }
+
+    /// Binds one field's value.
+    static func bind(_ value: FieldValue, to statement: Statement, at index: Int32) throws {
+        switch value {
+        case .null, .list: try statement.bind(nil as Int64?, at: index)
+        case .text(let text): try statement.bind(text, at: index)
+        case .integer(let n): try statement.bind(Int64(n), at: index)
+        case .real(let d): try statement.bind(d, at: index)
+        }
+    }
+
+    /// A column value as a field value.
+    static func fieldValue(_ value: SQLValue) -> FieldValue {
+        switch value {
+        case .null: return .null
+        case .integer(let n): return .integer(Int(n))
+        case .real(let d): return .real(d)
+        case .text(let s): return .text(s)
+        }
+    }
+
+    /// A field value as a bound SQL value.
+    static func sqlValue(_ value: FieldValue) -> SQLValue {
+        switch value {
+        case .null, .list: return .null
+        case .integer(let n): return .integer(Int64(n))
+        case .real(let d): return .real(d)
+        case .text(let s): return .text(s)
+        }
+    }
+}

@@ -1,0 +1,103 @@
+/// The rules a movie's values follow: how text becomes a value, and the schema's CHECKs.
+///
+/// Import, `add` and `edit` parse with `value(_:from:)`; a bulk append, which runs with SQLite's
+/// CHECKs off, asks `violation(in:)`, a mirror of the `movies` CHECKs held to the schema by a
+/// test (`MovieRulesTests`). The ranges below are the ones the migrations write.
+public enum MovieRules {
+    /// Release years the schema accepts.
+    public static let years = 1870...2100
+    /// Ratings the schema accepts.
+    public static let ratings = 0.0...10.0
+    /// The longest duration a movie can have: plain minutes beyond it would not read back.
+    public static let maxMinutes = ValueParsing.maxMinutes
+
+    /// Why a value was refused, worded for `file:line: field: reason`.
+    public struct Violation: Error, Equatable, Sendable {
+        /// The reason, quoting the value.
+        public let reason: String
+    }
+
+    /// A field's value from trimmed, non-empty text (genres: one name), or why it is refused.
+    public static func value(_ field: MovieField, from raw: String) -> Result<FieldValue, Violation> {
+        func refuse(_ reason: String) -> Result<FieldValue, Violation> { .failure(Violation(reason: "'\(raw)' \(reason)")) }
+        switch field {
+        case .title:
+            return .success(.text(raw))
+        case .genres:
+            // A name must give a code: at least one letter or digit.
+            guard hasWordCharacter(raw) || !Genre.slug(raw).isEmpty else { return refuse("is not a genre name") }
+            return .success(.text(raw))
+        case .year:
+            guard let year = wholeNumber(raw) else {
+                return isDigits(raw) ? refuse("is outside \(rangeText(years))") : refuse("is not a whole number")
+            }
+            return years.contains(year) ? .success(.integer(year)) : refuse("is outside \(rangeText(years))")
+        case .rating:
+            guard let rating = ValueParsing.number(raw) else {
+                return isDigits(raw) ? refuse("is outside 0..10") : refuse("is not a number")
+            }
+            return ratings.contains(rating) ? .success(.real(rating)) : refuse("is outside 0..10")
+        case .duration:
+            if raw.hasPrefix("-") { return refuse("is negative; durations are positive minutes") }
+            guard let minutes = ValueParsing.minutes(raw) ?? wholeNumber(raw) else {
+                if isDigits(raw) { return refuse("is longer than \(maxMinutes) minutes") }
+                return refuse("is not a duration (use 120, 2h, 1h 30m or 1:30:00)")
+            }
+            if minutes <= 0 { return refuse("is not a positive duration") }
+            if minutes > maxMinutes { return refuse("is longer than \(maxMinutes) minutes") }
+            return .success(.integer(minutes))
+        case .certification:
+            return .success(.text(uppercased(raw)))
+        }
+    }
+
+    /// The first CHECK of `movies` the movie would fail, or nil when SQLite would accept it.
+    public static func violation(in movie: Movie) -> String? {
+        // title <> '' AND title = trim(title): trim() strips spaces (U+0020) only.
+        let title = movie.title.utf8
+        guard let first = title.first, let last = title.last else { return "title is empty" }
+        if first == 0x20 || last == 0x20 { return "title is not trimmed" }
+        if let year = movie.year, !years.contains(year) { return "year \(year) is outside \(rangeText(years))" }
+        if let rating = movie.rating, !ratings.contains(rating) { return "rating \(rating) is outside 0..10" }
+        if let minutes = movie.durationMinutes, minutes <= 0 { return "duration \(minutes) is not positive" }
+        // certification = upper(certification): upper() changes ASCII a-z only (no ICU).
+        if let certification = movie.certification, certification.utf8.contains(where: { $0 >= 0x61 && $0 <= 0x7A }) {
+            return "certification '\(certification)' is not upper case"
+        }
+        return nil
+    }
+
+    /// The first CHECK of `genres` a new genre would fail, or nil when SQLite would accept it.
+    public static func genreViolation(code: String, name: String) -> String? {
+        // code <> '' AND code = lower(code): lower() changes ASCII A-Z only; name <> ''.
+        if code.isEmpty { return "genre code is empty" }
+        if code.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) { return "genre code '\(code)' is not lower case" }
+        if name.isEmpty { return "genre name is empty" }
+        return nil
+    }
+
+    /// Upper case, without Unicode case mapping for the common already-upper ASCII text (`PG-13`).
+    static func uppercased(_ text: String) -> String {
+        text.utf8.allSatisfy({ $0 < 0x80 && !($0 >= 97 && $0 <= 122) }) ? text : text.uppercased()
+    }
+
+    /// Cheap test that a name has an ASCII letter or digit (so its slug is not empty).
+    static func hasWordCharacter(_ text: String) -> Bool {
+        text.utf8.contains { ($0 >= 48 && $0 <= 57) || ($0 | 0x20 >= 97 && $0 | 0x20 <= 122) }
+    }
+
+    /// An integer, also written as a decimal with a zero fraction (`1994.0`, as JSON tools do).
+    static func wholeNumber(_ text: String) -> Int? {
+        if let value = ValueParsing.integer(text) { return value }
+        if let value = ValueParsing.number(text), value == value.rounded(), abs(value) < 1e9 { return Int(value) }
+        return nil
+    }
+
+    /// A signed run of digits (too long to be a value of any field).
+    static func isDigits(_ text: String) -> Bool {
+        let digits = text.utf8.drop { $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "+") }
+        return !digits.isEmpty && digits.count + 1 >= text.utf8.count && digits.allSatisfy { $0 >= 48 && $0 <= 57 }
+    }
+
+    private static func rangeText(_ range: ClosedRange<Int>) -> String { "\(range.lowerBound)..\(range.upperBound)" }
+}

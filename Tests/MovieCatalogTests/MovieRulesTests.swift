@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+@testable import MovieCatalog
+
+/// One set of value rules: `MovieRules` accepts exactly what the migrations' CHECKs accept.
+@Suite struct MovieRulesTests {
+    /// Whether a fresh catalog's schema takes the insert (false: a constraint refused it).
+    static func schemaAccepts(_ sql: String, bind: (Statement) throws -> Void) throws -> Bool {
+        let (catalog, dir) = try BulkLoadTests.catalog([:])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        do {
+            let statement = try catalog.db.prepare(sql)
+            try bind(statement)
+            try statement.step()
+            return true
+        } catch let error as DatabaseError {
+            #expect(error.code == 19, "only a constraint may refuse it: \(error)")
+            return false
+        }
+    }
+
+    /// Values at and around each CHECK of the `movies` table.
+    static let checkCases: [ImportRow] = {
+        let base = ImportRow(line: 1, movie: Movie(title: "Heat"), present: .all)
+        var rows: [ImportRow] = []
+        for title in ["Heat", "", " Heat", "Heat ", "\tHeat", "Heat\t", "\u{A0}Heat", "Heat\u{3000}", " ", "x", "é"] {
+            var row = base; row.title = title; rows.append(row)
+        }
+        for year in [1869, 1870, 2100, 2101, 0, -5] { var row = base; row.year = year; rows.append(row) }
+        for rating in [-0.0001, 0, 0.0, 7.5, 10, 10.0001, -1, 11] { var row = base; row.rating = rating; rows.append(row) }
+        for minutes in [-1, 0, 1, 999_999_999] { var row = base; row.durationMinutes = minutes; rows.append(row) }
+        for certification in ["PG-13", "pg", "Pg", "R", "ü", "Ü", "NC-17 ", "", "ß"] {
+            var row = base; row.certification = certification; rows.append(row)
+        }
+        return rows
+    }()
+
+    @Test("MovieRules accepts exactly what the schema's CHECK constraints accept", arguments: checkCases)
+    func checksMirrorSchema(_ row: ImportRow) throws {
+        let accepted = try Self.schemaAccepts(MovieColumns.insertHead + MovieColumns.insertValues) { statement in
+            try MovieColumns.bindInsert(row.movie, id: nil, now: 0, to: statement, at: 0)
+        }
+        #expect((MovieRules.violation(in: row.movie) == nil) == accepted, "\(row)")
+    }
+
+    @Test("MovieRules.genreViolation accepts exactly what the genres table's CHECKs accept", arguments: [
+        ("film-noir", "Film Noir"), ("", "X"), ("Film-noir", "Film noir"), ("film-noir", ""), ("drame-é", "Drame É"),
+        ("ÉCLAIR", "Éclair"), ("x1", "X1"),
+    ])
+    func genreChecksMirrorSchema(_ code: String, _ name: String) throws {
+        let accepted = try Self.schemaAccepts("INSERT INTO genres (code, name) VALUES (?, ?)") { try $0.bind([.text(code), .text(name)]) }
+        #expect((MovieRules.genreViolation(code: code, name: name) == nil) == accepted, "\(code) \(name)")
+    }
+}
