@@ -22,7 +22,7 @@ enum CatalogCommands {
 enum MovieCommands {
     static let addSpec = CommandSpec(
         name: "add", abstract: "Add one movie.",
-        usage: "moviecat add --title <title> [--year <year>] [--genre <g>]... [--rating <r>] [--duration <d>] [--certification <c>]",
+        usage: "moviecat add --title <title> [--year <year>] [--genre <g>]... [--rating <r>] [--duration <d>] [--certification <c>] [--votes <n>] [--imdb <id>]",
         options: [
             OptionSpec("--title", value: "title", help: "The title (required)."),
             OptionSpec("--year", value: "year", help: "Release year, 1870..2100."),
@@ -30,16 +30,20 @@ enum MovieCommands {
             OptionSpec("--rating", value: "r", help: "Rating, 0..10."),
             OptionSpec("--duration", value: "d", help: "Duration: 120, 2h, 1h 30m or 1:30:00."),
             OptionSpec("--certification", value: "c", help: "Certification, e.g. PG-13."),
+            OptionSpec("--votes", value: "n", help: "How many people rated it (IMDb's votes)."),
+            OptionSpec("--imdb", value: "id", help: "IMDb id: tt0111161, its digits, or an imdb.com title URL."),
         ],
         examples: [
             "moviecat add --title Heat --year 1995 --genre crime,thriller --rating 8.3 --duration 2h50m --certification R",
+            "moviecat add --title Heat --year 1995 --imdb tt0113277 --votes 700000",
         ])
 
     static let add = Command(spec: addSpec) { parsed, context in
         if let extra = parsed.positionals.first { throw addSpec.usageError("unexpected argument '\(extra)'") }
         guard parsed.value("--title") != nil else { throw addSpec.usageError("missing '--title <title>'") }
         let flags: [MovieField: String] = [.title: "--title", .year: "--year", .genres: "--genre", .rating: "--rating",
-                                            .duration: "--duration", .certification: "--certification"]
+                                            .votes: "--votes", .duration: "--duration", .certification: "--certification",
+                                            .imdbID: "--imdb"]
         let decoded = RowDecoder.decode(file: "add", line: 0) { field in
             if field == .genres {
                 let all = parsed.all("--genre")

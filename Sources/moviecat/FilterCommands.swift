@@ -39,8 +39,14 @@ enum FilterCommands {
             context.stdout.write("\(try catalog.count(query.filters))\n")
             return
         }
+        var tableFields = MovieField.allCases
+        if format == .table {
+            let shown = try catalog.fieldsWithValues(MovieWriter.optionalColumns, in: query)
+            tableFields.removeAll { MovieWriter.optionalColumns.contains($0) && !shown.contains($0) }
+        }
         let writer = MovieWriter(format: format, to: context.stdout, genres: try catalog.genres(),
-                                 width: context.stdout.terminalColumns(environment: context.environment))
+                                 width: context.stdout.terminalColumns(environment: context.environment),
+                                 tableFields: tableFields)
         try catalog.forEachMovie(query) { writer.write($0) }
         try writer.finish()
         if format == .table { context.note("\(writer.count) movie\(writer.count == 1 ? "" : "s")") }

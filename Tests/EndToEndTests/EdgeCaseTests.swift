@@ -36,8 +36,8 @@ import Testing
         #expect(run.status == 0, "\(run)")
         let lines = try String(contentsOf: box.dir.appendingPathComponent("rej.csv"), encoding: .utf8)
             .split(separator: "\n").map(String.init)
-        #expect(lines == ["title,year,genres,rating,duration,certification,error",
-                          "A,,,11,,,j.jsonl:1: rating: '11' is outside 0..10",
+        #expect(lines == ["title,year,genres,rating,votes,duration,certification,imdb_id,error",
+                          "A,,,11,,,,,j.jsonl:1: rating: '11' is outside 0..10",
                           "title,year,error",
                           "B,99999,c.csv:2: year: '99999' is outside 1870..2100"])
         try box.write("broken.csv", "title\n\"never closed\n")

@@ -66,13 +66,14 @@ extension Sandbox {
 /// [, N repeated in the input (last one kept)] in X s (N rows/s)`.
 struct ReportLine: Equatable, CustomStringConvertible {
     var file: String
-    var read = 0, inserted = 0, updated = 0, skipped = 0, rejected = 0, repeated = 0
+    var read = 0, inserted = 0, updated = 0, skipped = 0, rejected = 0, repeated = 0, filtered = 0, notInCatalog = 0
 
     var description: String {
-        "\(file): \(read) read, \(inserted) inserted, \(updated) updated, \(skipped) skipped, \(rejected) rejected, \(repeated) repeated"
+        "\(file): \(read) read, \(inserted) inserted, \(updated) updated, \(skipped) skipped, \(rejected) rejected, "
+            + "\(filtered) filtered, \(notInCatalog) not in catalog, \(repeated) repeated"
     }
 
-    nonisolated(unsafe) static let pattern = #/^(.+): ([\d,]+) rows? read, ([\d,]+) inserted, ([\d,]+) updated, ([\d,]+) skipped, ([\d,]+) rejected(?:, ([\d,]+) repeated in the input \(last one kept\))? in (\d+\.\d) s \(([\d,]+) rows/s\)$/#
+    nonisolated(unsafe) static let pattern = #/^(.+): ([\d,]+) rows? read, ([\d,]+) inserted, ([\d,]+) updated, ([\d,]+) skipped, ([\d,]+) rejected(?:, ([\d,]+) filtered)?(?:, ([\d,]+) not in catalog)?(?:, ([\d,]+) repeated in the input \(last one kept\))? in (\d+\.\d) s \(([\d,]+) rows/s\)$/#
 
     /// Parses a report line; nil when the line is not one.
     init?(_ line: String) {
@@ -84,13 +85,17 @@ struct ReportLine: Equatable, CustomStringConvertible {
         updated = number(match.4)
         skipped = number(match.5)
         rejected = number(match.6)
-        repeated = number(match.7)
+        filtered = number(match.7)
+        notInCatalog = number(match.8)
+        repeated = number(match.9)
     }
 
-    init(file: String, read: Int, inserted: Int = 0, updated: Int = 0, skipped: Int = 0, rejected: Int = 0, repeated: Int = 0) {
+    init(file: String, read: Int, inserted: Int = 0, updated: Int = 0, skipped: Int = 0, rejected: Int = 0, repeated: Int = 0,
+         filtered: Int = 0, notInCatalog: Int = 0) {
         self.file = file
         (self.read, self.inserted, self.updated, self.skipped, self.rejected, self.repeated) =
             (read, inserted, updated, skipped, rejected, repeated)
+        (self.filtered, self.notInCatalog) = (filtered, notInCatalog)
     }
 }
 

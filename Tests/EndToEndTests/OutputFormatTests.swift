@@ -3,7 +3,7 @@ import Testing
 
 /// `filter` output: the five formats, paging and sorting, `--count`, `--explain`, empty results.
 @Suite struct OutputFormatTests {
-    static let header = ["id", "title", "year", "genres", "rating", "duration_minutes", "certification"]
+    static let header = ["id", "title", "year", "genres", "rating", "votes", "duration_minutes", "certification", "imdb_id"]
     /// The seed's titles in the default order (title ignoring case, then year).
     static let titles = [
         "2001: A Space Odyssey", "50 Shades of Grey", "A Man Called Ahok", "Aquaman", "Batman v Superman",
@@ -31,7 +31,7 @@ import Testing
         #expect(run.lines.first == Self.header.joined(separator: ","))
         #expect(run.lines.count == 14)
         #expect(Self.csvTitles(run) == Self.titles)
-        #expect(run.lines.contains { $0.hasSuffix(",Aquaman,2018,action,4.0,180,") || $0.hasSuffix(",Aquaman,2018,action,4,180,") },
+        #expect(run.lines.contains { $0.hasSuffix(",Aquaman,2018,action,4.0,,180,,") },
                 "\(run.stdout)")
         #expect(!run.stderr.contains("error"), "\(run)")
     }
@@ -44,7 +44,7 @@ import Testing
         #expect(run.status == 0, "\(run)")
         #expect(run.lines.first == Self.header.joined(separator: "\t"))
         let rows = run.lines.dropFirst().map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
-        #expect(rows.map { $0.count } == [7, 7, 7])
+        #expect(rows.map { $0.count } == [9, 9, 9])
         #expect(rows.map { $0[1] } == ["Aquaman", "Batman v Superman", "Seven Samurai"])
         #expect(rows.map { $0[3] } == ["action", "action", "action"])
     }
@@ -128,7 +128,7 @@ import Testing
         let run = try box.moviecat("filter", "--format", "csv", "--year", "2000")
         let id = try #require(try box.sql("SELECT id FROM movies WHERE year = 2000").first)
         #expect(run.lines == [Self.header.joined(separator: ","),
-                              "\(id),\"Say \"\"Hi\"\", World\",2000,comedy|drama,7.5,130,PG-13"], "\(run)")
+                              "\(id),\"Say \"\"Hi\"\", World\",2000,comedy|drama,7.5,,130,PG-13,"], "\(run)")
         let json = try Self.jsonArray(try box.moviecat("filter", "--format", "json", "--year", "2000"))
         #expect(json.first?["title"] as? String == "Say \"Hi\", World")
         #expect(json.first?["genres"] as? [String] == ["comedy", "drama"])
@@ -200,8 +200,8 @@ import Testing
     }
 
     @Test("an empty result exits 0", arguments: [
-        EmptyCase(format: "csv", stdout: "id,title,year,genres,rating,duration_minutes,certification\n"),
-        EmptyCase(format: "tsv", stdout: "id\ttitle\tyear\tgenres\trating\tduration_minutes\tcertification\n"),
+        EmptyCase(format: "csv", stdout: "id,title,year,genres,rating,votes,duration_minutes,certification,imdb_id\n"),
+        EmptyCase(format: "tsv", stdout: "id\ttitle\tyear\tgenres\trating\tvotes\tduration_minutes\tcertification\timdb_id\n"),
         EmptyCase(format: "json", stdout: nil),
         EmptyCase(format: "jsonl", stdout: ""),
         EmptyCase(format: "table", stdout: ""),

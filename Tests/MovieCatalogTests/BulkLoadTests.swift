@@ -5,73 +5,98 @@ import Testing
 /// The bulk path (append, then fold repeats in SQL) must leave the catalog and the report exactly
 /// as the row-by-row path does, for stored movies and repeats alike.
 @Suite struct BulkLoadTests {
+    /// Where IMDb ids appear.
+    enum IDs: String, Sendable {
+        /// Nowhere: movies are told apart by title and year.
+        case none
+        /// On every stored movie and input row; some rows are other films of a stored title and year.
+        case all
+        /// On stored movies only, some of which share a title and year: id-less rows naming those are ambiguous.
+        case storedOnly
+        /// On about half the input rows; stored movies have none.
+        case mixed
+    }
+
     struct Case: Sendable, CustomStringConvertible {
         let policy: DuplicatePolicy
         let columns: [String]
+        var ids = IDs.none
         let seed: UInt64
-        var description: String { "\(policy.rawValue) \(columns.joined(separator: ",")) seed \(seed)" }
+        var description: String { "\(policy.rawValue) \(columns.joined(separator: ",")) ids \(ids.rawValue) seed \(seed)" }
     }
 
     static let cases: [Case] = [DuplicatePolicy.update, .skip].flatMap { policy in
         [["title", "year", "genres", "rating", "duration", "certification"], ["title", "year", "rating"],
          ["title", "genres", "certification"]].flatMap { columns in
-            [1, 2, 3].map { Case(policy: policy, columns: columns, seed: UInt64($0)) }
+            [IDs.none, .all, .storedOnly, .mixed].flatMap { ids in
+                [1, 2, 3].map { Case(policy: policy, columns: columns, ids: ids, seed: UInt64($0)) }
+            }
         }
     }
 
-    /// A catalog of 40 stored movies, then an input of 120 rows that repeats some of them and itself.
+    /// A catalog of 40 stored movies (and 5 films sharing the title and year of others, when
+    /// stored movies have ids), then an input of 120 rows that repeats some of them and itself.
     static func scenario(_ c: Case) throws -> (stored: String, input: String) {
         var rng = SQLBuilderTests.SplitMix(state: c.seed)
-        func movie(_ i: Int, _ extra: String) -> [String: String] {
+        func movie(_ i: Int, _ extra: String, twin: Bool = false) -> [String: String] {
             ["title": i % 3 == 0 ? "Movie \(i)" : "movie \(i)", "year": i % 5 == 0 ? "" : String(1950 + i % 60),
              "genres": ["drama", "war|comedy", "", "Film Noir|drama", "Neo Noir \(i % 7)", extra][Int.random(in: 0..<6, using: &rng)],
              "rating": Bool.random(using: &rng) ? String(Double(Int.random(in: 0...100, using: &rng)) / 10) : "",
+             "votes": Bool.random(using: &rng) ? String(Int.random(in: 0...100_000, using: &rng)) : "",
              "duration": String(Int.random(in: 60...200, using: &rng)),
-             "certification": ["R", "pg", ""][Int.random(in: 0..<3, using: &rng)]]
+             "certification": ["R", "pg", ""][Int.random(in: 0..<3, using: &rng)],
+             "imdb_id": "tt\((twin ? 2_000_000 : 1_000_000) + i)"]
         }
         func csv(_ rows: [[String: String]], _ columns: [String]) -> String {
             ([columns.joined(separator: ",")] + rows.map { row in columns.map { row[$0]! }.joined(separator: ",") })
                 .joined(separator: "\n") + "\n"
         }
-        let all = ["title", "year", "genres", "rating", "duration", "certification"]
-        let stored = csv((0..<40).map { movie($0, "drama") }, all)
+        let all = ["title", "year", "genres", "rating", "votes", "duration", "certification"]
+        let storedHasIDs = c.ids == .all || c.ids == .storedOnly
+        var storedRows = (0..<40).map { movie($0, "drama") }
+        if storedHasIDs { storedRows += (20..<25).map { movie($0, "drama", twin: true) } }
+        let stored = csv(storedRows, all + (storedHasIDs ? ["imdb_id"] : []))
         // Genres only the input names: a skipped row must not leave them behind.
         let input = csv((0..<120).map { _ in
             let i = Int.random(in: 20..<90, using: &rng)
-            return movie(i, "Input Only \(i % 3)|war")
-        }, c.columns)
+            var row = movie(i, "Input Only \(i % 3)|war", twin: c.ids == .all && Int.random(in: 0..<6, using: &rng) == 0)
+            if c.ids == .mixed && Bool.random(using: &rng) { row["imdb_id"] = "" }
+            return row
+        }, c.columns + (c.ids == .all || c.ids == .mixed ? ["imdb_id"] : []))
         return (stored, input)
     }
 
-    static func run(_ c: Case, bulk: BulkLoad, stored: String, input: String) throws -> (rows: [String], counts: ImportCounts) {
+    static func run(_ c: Case, bulk: BulkLoad, stored: String, input: String) throws -> (rows: [String], counts: ImportCounts, appended: Int) {
         let (catalog, dir) = try Self.catalog(["stored.csv": stored, "input.csv": input])
         defer { try? FileManager.default.removeItem(at: dir) }
-        _ = try Importer(catalog: catalog, options: ImportOptions(), progressOutput: nil)
-            .run(paths: [dir.appendingPathComponent("stored.csv").path])
+        let before = try Importer(catalog: catalog, options: ImportOptions(), progressOutput: nil)
+            .run(paths: [dir.appendingPathComponent("stored.csv").path]).total.inserted
         var options = ImportOptions()
         options.onDuplicate = c.policy
         options.bulkLoad = bulk
+        // Ambiguous rows are rejected like invalid ones, on both paths alike.
+        options.skipInvalid = true
         // A second input in the same command goes row by row after the bulk-loaded first (both
         // without foreign-key checks when the first is bulk-loaded): the stored rows again.
         let report = try Importer(catalog: catalog, options: options, progressOutput: nil)
             .run(paths: [dir.appendingPathComponent("input.csv").path, dir.appendingPathComponent("stored.csv").path])
         // Stored movies keep their ids on both paths; new ones may be numbered differently.
         let rows = try catalog.db.query("""
-            SELECT CASE WHEN id <= 40 THEN id ELSE 0 END, title, year, rating, duration_minutes, certification,
+            SELECT CASE WHEN id <= ? THEN id ELSE 0 END, title, year, rating, votes, duration_minutes, certification, imdb_id,
                    (SELECT group_concat(g.code, '|') FROM (SELECT g.code FROM movie_genres mg JOIN genres g ON g.id = mg.genre_id
                      WHERE mg.movie_id = m.id ORDER BY g.code) g)
-              FROM movies m ORDER BY title COLLATE NOCASE, ifnull(year, 0)
-            """) { s in (0..<7).map { s.value(Int32($0)).description }.joined(separator: " | ") }
+              FROM movies m ORDER BY title COLLATE NOCASE, ifnull(year, 0), imdb_id
+            """, [.integer(Int64(before))]) { s in (0..<9).map { s.value(Int32($0)).description }.joined(separator: " | ") }
         let genres = try catalog.db.query("SELECT code || '=' || name FROM genres ORDER BY code") { $0.text(0) }
         #expect(try catalog.db.scalar("PRAGMA integrity_check") == .text("ok"))
-        #expect(try catalog.db.intScalar("SELECT count(*) FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL") == 2)
+        #expect(try catalog.db.intScalar("SELECT count(*) FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL") == 3)
         // Links are right by construction (no dangling movie or genre) and enforcement is back on.
         #expect(try catalog.db.query("PRAGMA foreign_key_check") { $0.text(0) }.isEmpty)
         #expect(try catalog.db.intScalar("PRAGMA foreign_keys") == 1)
         #expect(throws: DatabaseError.self, "SQLite's CHECKs are back on") {
             try catalog.db.run("INSERT INTO movies (title, added_at, updated_at) VALUES ('', 0, 0)")
         }
-        return (rows + genres, report.total)
+        return (rows + genres, report.total, report.appendedRows)
     }
 
     @Test("bulk and row-by-row imports into a stored catalog agree", arguments: cases)
@@ -81,7 +106,14 @@ import Testing
         let bulk = try Self.run(c, bulk: .always, stored: stored, input: input)
         #expect(bulk.rows == rowByRow.rows)
         #expect(bulk.counts == rowByRow.counts)
-        #expect(rowByRow.counts.read == 160)
+        let storedCount = c.ids == .all || c.ids == .storedOnly ? 45 : 40
+        #expect(rowByRow.counts.read == 120 + storedCount)
+        if c.ids == .storedOnly { #expect(rowByRow.counts.rejected > 0, "id-less rows of a shared title and year are ambiguous") }
+        // Bulk appends where every stored movie and row is keyed alike; never where they mix.
+        #expect(rowByRow.appended == 0)
+        if c.ids == .none || c.ids == .all { #expect(bulk.appended > 0) }
+        if c.ids == .storedOnly { #expect(bulk.appended == 0) }
+        if c.ids == .all { #expect(rowByRow.counts.inserted > 0 && rowByRow.counts.repeated > 0) }
     }
 
     /// A fresh catalog in a temporary folder, with `files` written beside it.

@@ -46,6 +46,14 @@ import Testing
         Case(facet: .year, input: "..1920", expected: .year(.range(nil, 1920))),
         Case(facet: .certification, input: "pg-13", expected: .certification("PG-13")),
         Case(facet: .title, input: "100% _real_, really", expected: .title("100% _real_, really")),
+        Case(facet: .votes, input: "100", expected: .votes(.exact(100))),
+        Case(facet: .votes, input: "25000..", expected: .votes(.range(25_000, nil))),
+        Case(facet: .votes, input: "25k..", expected: .votes(.range(25_000, nil))),
+        Case(facet: .votes, input: "..1000", expected: .votes(.range(nil, 1000))),
+        Case(facet: .votes, input: "1k..50K", expected: .votes(.range(1000, 50_000))),
+        Case(facet: .votes, input: "1.5m..", expected: .votes(.range(1_500_000, nil))),
+        Case(facet: .imdb, input: "TT0111161", expected: .imdb("tt0111161")),
+        Case(facet: .imdb, input: "tt10872600", expected: .imdb("tt10872600")),
     ]
 
     @Test("parses each value form", arguments: cases)
@@ -91,6 +99,10 @@ import Testing
         Bad(facet: .duration, input: "-5", message: "invalid value"),
         Bad(facet: .year, input: "1994s", message: "a decade like 1990s"),
         Bad(facet: .year, input: "nineteen", message: "invalid value"),
+        Bad(facet: .votes, input: "lots", message: "invalid value 'lots' for '--votes'"),
+        Bad(facet: .votes, input: "1.2345k", message: "invalid value"),
+        Bad(facet: .votes, input: "50k..1k", message: "lower bound is above"),
+        Bad(facet: .imdb, input: "nm0000001", message: "invalid value 'nm0000001' for '--imdb': expected an IMDb id"),
         Bad(facet: .title, input: "   ", message: "empty value"),
     ]
 

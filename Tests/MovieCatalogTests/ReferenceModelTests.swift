@@ -24,6 +24,13 @@ import Testing
             case .minutes(let x): return v == x
             case .range(let lo, let hi): return (lo.map { v >= $0 } ?? true) && (hi.map { v <= $0 } ?? true)
             }
+        case .votes(let votes):
+            guard let v = m.votes else { return false }
+            switch votes {
+            case .exact(let x): return v == x
+            case .range(let lo, let hi): return (lo.map { v >= $0 } ?? true) && (hi.map { v <= $0 } ?? true)
+            }
+        case .imdb(let id): return m.imdbID == id
         case .year(let y):
             guard let v = m.year else { return false }
             switch y {
@@ -54,8 +61,10 @@ import Testing
                               year: Bool.random(using: &rng) ? Int.random(in: 1950...2020, using: &rng) : nil,
                               genres: genres,
                               rating: Bool.random(using: &rng) ? Double(Int.random(in: 0...100, using: &rng)) / 10 : nil,
+                              votes: Bool.random(using: &rng) ? Int.random(in: 0...100_000, using: &rng) : nil,
                               durationMinutes: Bool.random(using: &rng) ? Int.random(in: 30...240, using: &rng) : nil,
-                              certification: [nil, "R", "PG", "PG-13"].randomElement(using: &rng)!)
+                              certification: [nil, "R", "PG", "PG-13"].randomElement(using: &rng)!,
+                              imdbID: Bool.random(using: &rng) ? "tt\(1_000_000 + i)" : nil)
             let row = ImportRow(line: i, movie: movie, present: .all)
             try catalog.add(row)
         }
@@ -63,7 +72,7 @@ import Testing
     }
 
     static func randomElement(_ rng: inout SQLBuilderTests.SplitMix) -> MovieFilter {
-        switch Int.random(in: 0..<11, using: &rng) {
+        switch Int.random(in: 0..<14, using: &rng) {
         case 0, 1: return .genre(genreCodes.randomElement(using: &rng)!)
         case 2: return .excludeGenre(genreCodes.randomElement(using: &rng)!)
         case 3: return .rating(.bucket(Int.random(in: 0...10, using: &rng)))
@@ -73,6 +82,8 @@ import Testing
         case 7: return .year(.decade(1950 + 10 * Int.random(in: 0...7, using: &rng)))
         case 8: return .year(.range(Int.random(in: 1950...2000, using: &rng), nil))
         case 9: return .certification(["R", "PG", "PG-13", "G"].randomElement(using: &rng)!)
+        case 10: return .votes(.range(Int.random(in: 0...50_000, using: &rng), Bool.random(using: &rng) ? nil : 80_000))
+        case 11: return .imdb("tt\(1_000_000 + Int.random(in: 0..<130, using: &rng))")
         default: return .title(["gold", "%", "_", "movie 1", "SEA", "émile", "ÉMI"].randomElement(using: &rng)!)
         }
     }

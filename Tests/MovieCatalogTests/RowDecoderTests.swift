@@ -10,11 +10,13 @@ import Testing
     @Test("a full row is trimmed, typed and upper-cases certification")
     func fullRow() throws {
         let row = decode([.title: .text("  Heat "), .year: .text("1995"), .genres: .text("Crime| thriller;;Drama,"),
-                          .rating: .text("8.3"), .duration: .text("2h 50m"), .certification: .text("r")])
+                          .rating: .text("8.3"), .duration: .text("2h 50m"), .certification: .text("r"),
+                          .votes: .number("700000"), .imdbID: .text("https://www.imdb.com/title/tt0113277/?ref_=x")])
         guard case .valid(let r) = row else { Issue.record("\(row)"); return }
         #expect(r.title == "Heat")
         #expect(r.year == 1995 && r.rating == 8.3 && r.durationMinutes == 170 && r.certification == "R")
         #expect(r.genres == ["Crime", "thriller", "Drama"])
+        #expect(r.votes == 700000 && r.imdbID == "tt0113277")
         #expect(r.present == MovieFields.all)
     }
 
@@ -61,6 +63,26 @@ import Testing
     ])
     func durations(_ text: String, _ minutes: Int) {
         #expect(ValueParsing.minutes(text) == minutes)
+    }
+
+    @Test("years from dates; IMDb ids from digits, any case and URLs", arguments: [
+        (MovieField.year, "1994-09-23", FieldValue.integer(1994)), (.year, "1994-09", .integer(1994)),
+        (.year, "1994-09-23T10:00:00Z", .integer(1994)), (.imdbID, "111161", .text("tt0111161")),
+        (.imdbID, "0111161", .text("tt0111161")), (.imdbID, "TT0111161", .text("tt0111161")),
+        (.imdbID, "tt10872600", .text("tt10872600")), (.imdbID, "http://imdb.com/title/tt0068646", .text("tt0068646")),
+        (.votes, "12", .integer(12)),
+    ])
+    func valueForms(_ field: MovieField, _ text: String, _ value: FieldValue) {
+        #expect(MovieRules.value(field, from: text) == .success(value))
+    }
+
+    @Test("values that are not years, IMDb ids or vote counts", arguments: [
+        (MovieField.year, "1994-13-01"), (.year, "1994-09-32"), (.year, "94-09-23"), (.year, "1994-09-23x"),
+        (.imdbID, "tt"), (.imdbID, "nm0000123"), (.imdbID, "0"), (.imdbID, "tt12ab"), (.imdbID, "https://imdb.com/name/nm1/"),
+        (.votes, "-3"), (.votes, "many"),
+    ])
+    func notValues(_ field: MovieField, _ text: String) {
+        guard case .failure = MovieRules.value(field, from: text) else { Issue.record("accepted \(text)"); return }
     }
 
     @Test("a JSON number 1994.0 is a whole year; genres may be an array")

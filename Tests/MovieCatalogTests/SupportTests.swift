@@ -74,8 +74,8 @@ import Testing
         (-2.5e-5, "-0.000025"), (0.1, "0.1"), (9.99, "9.99"),
     ])
     func decimals(_ value: Double, _ text: String) {
-        #expect(TextEscaping.decimal(value) == text)
-        #expect(Double(TextEscaping.decimal(value)) == value)
+        #expect(NumberText.decimal(value) == text)
+        #expect(Double(NumberText.decimal(value)) == value)
     }
 
     @Test("file numbers accept JSON exponents; filter numbers do not", arguments: [

@@ -9,6 +9,8 @@ public enum FilterOptions {
         OptionSpec("--year", value: "y", help: "Year: 1994, 1990s, or a range 1990..1999, 2000.., ..1920", repeatable: true),
         OptionSpec("--certification", value: "c", help: "Certification: R, PG-13 (any case).", repeatable: true),
         OptionSpec("--title", value: "text", help: "Title contains TEXT (any case; % and _ are literal).", repeatable: true),
+        OptionSpec("--votes", value: "v", help: "Votes: 100 (exact), or a range 25k.., ..1000, 1k..50k (k = 1,000, m = 1,000,000)", repeatable: true),
+        OptionSpec("--imdb", value: "id", help: "The movie with this IMDb id, e.g. tt0111161.", repeatable: true),
         OptionSpec("--preset", value: "name", help: "Add the elements of a saved preset.", repeatable: true),
     ]
 

@@ -87,7 +87,7 @@ public struct FacetCounter {
             case .duration: counts[facet] = Dictionary(uniqueKeysWithValues: hours.map { ("\($0.key)h", $0.value) })
             case .year: counts[facet] = Dictionary(uniqueKeysWithValues: decades.map { ("\($0.key)s", $0.value) })
             case .certification: counts[facet] = certifications
-            case .genre, .excludeGenre, .title: preconditionFailure("\(facet) is not a column facet")
+            case .genre, .excludeGenre, .title, .votes, .imdb: preconditionFailure("\(facet) is not a listed column facet")
             }
         }
         return counts

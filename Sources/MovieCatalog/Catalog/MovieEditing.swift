@@ -1,12 +1,17 @@
 /// Adding and removing single movies.
 extension Catalog {
-    /// Adds one validated movie; an existing natural key is an error (exit 1) naming its id.
+    /// Adds one validated movie; a movie it already is (SPEC section 4: by IMDb id, else title
+    /// and year) is an error (exit 1) naming it.
     @discardableResult
     public func add(_ row: ImportRow) throws -> Int64 {
         try db.transaction {
-            if let id = try movieID(title: row.title, year: row.year) {
-                let year = row.year.map { " (\($0))" } ?? ""
-                throw CatalogError(.notFound, "'\(row.title)'\(year) is already in the catalog as movie \(id)")
+            let identity = try MovieIdentity(db: db)
+            switch try identity.match(row.movie) {
+            case .none: break
+            case .movie(let id, _):
+                throw CatalogError(.notFound, "'\(row.title)' is already in the catalog as \(try identity.describe(id))")
+            case .ambiguous(let movies):
+                throw CatalogError(.notFound, "'\(row.title)' is already in the catalog as movies \(movies); give --imdb to add another film of that title and year")
             }
             let writer = try ImportWriter(db: db, policy: .fail, bulkLoad: false)
             // A writer without bulk load never reads its batch, so the row's index does not matter.

@@ -1,16 +1,18 @@
 /// The columns movies can be sorted by (a closed set: never user text in SQL).
 public enum SortKey: String, CaseIterable, Sendable {
-    case title, year, rating, duration
+    case title, year, rating, votes, duration
 
     /// ORDER BY terms. Title order matches the natural-key index so sorted pages need no sort step.
     func orderBy(descending: Bool) -> String {
         let dir = descending ? " DESC" : ""
-        let byTitle = "m.title COLLATE NOCASE\(dir), ifnull(m.year, 0)\(dir), m.id\(dir)"
+        // The natural key's terms, in its order, then the id: the index serves the whole sort.
+        let byTitle = "m.title COLLATE NOCASE\(dir), ifnull(m.year, 0)\(dir), ifnull(m.imdb_id, '')\(dir), m.id\(dir)"
         let nulls = descending ? "" : " NULLS LAST"
         switch self {
         case .title: return byTitle
         case .year: return "m.year\(dir)\(nulls), " + SortKey.title.orderBy(descending: false)
         case .rating: return "m.rating\(dir)\(nulls), " + SortKey.title.orderBy(descending: false)
+        case .votes: return "m.votes\(dir)\(nulls), " + SortKey.title.orderBy(descending: false)
         case .duration: return "m.duration_minutes\(dir)\(nulls), " + SortKey.title.orderBy(descending: false)
         }
     }

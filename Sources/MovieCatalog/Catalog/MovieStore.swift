@@ -12,6 +12,27 @@ extension Catalog {
         try db.forEachRow(sql.sql, sql.bindings) { try body(MovieColumns.movie(from: $0)) }
     }
 
+    /// Which of `fields` some movie of the query's result has a value for (tables leave out the
+    /// others' columns). One query: the page itself when the query is paged, else an EXISTS per field.
+    public func fieldsWithValues(_ fields: [MovieField], in query: MovieQuery) throws -> Set<MovieField> {
+        let stored = fields.filter { $0.column != nil }
+        guard !stored.isEmpty else { return [] }
+        let sql: SQLFragment
+        if query.limit != nil || query.offset != nil {
+            let flags = stored.map { "max(\($0.column!) IS NOT NULL)" }.joined(separator: ", ")
+            sql = SQLFragment("SELECT \(flags) FROM (") + query.selectSQL + SQLFragment(")")
+        } else {
+            let condition = SQLBuilder.condition(for: query.filters)
+            sql = SQLFragment.join(stored.map { field in
+                SQLFragment("EXISTS (SELECT 1 FROM movies m WHERE m.\(field.column!) IS NOT NULL AND ") + condition + SQLFragment(")")
+            }, separator: ", ").prefixed("SELECT ")
+        }
+        let statement = try db.prepare(sql.sql)
+        try statement.bind(sql.bindings)
+        guard try statement.step() else { return [] }
+        return Set(stored.enumerated().filter { statement.int64(Int32($0.offset)) == 1 }.map(\.element))
+    }
+
     /// How many movies match a set.
     public func count(_ filters: FilterSet) throws -> Int {
         let sql = MovieQuery(filters: filters).countSQL
@@ -27,14 +48,6 @@ extension Catalog {
             depthByID[id] = depth
             return String(repeating: "  ", count: depth) + row.text(3)
         }
-    }
-
-    /// The movie with this natural key (title ignoring case, year), if any.
-    public func movieID(title: String, year: Int?) throws -> Int64? {
-        let value = try db.scalar("SELECT id FROM movies WHERE title = ? COLLATE NOCASE AND ifnull(year, 0) = ?",
-                                  [.text(title), .integer(Int64(year ?? 0))])
-        if case .integer(let id)? = value { return id }
-        return nil
     }
 
     /// Counts of movies, genres and presets.

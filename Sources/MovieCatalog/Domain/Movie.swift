@@ -10,21 +10,28 @@ public struct Movie: Equatable, Sendable {
     public var genres: [String]
     /// The movie's rating from 0 to 10, if known.
     public var rating: Double?
+    /// How many people rated the movie (IMDb's numVotes), if known.
+    public var votes: Int?
     /// The movie's running time in minutes, if known.
     public var durationMinutes: Int?
     /// The movie's certification (`PG-13`), if known.
     public var certification: String?
+    /// The movie's IMDb id (`tt0111161`), if known: its identity where a list carries it.
+    public var imdbID: String?
 
     /// Creates a movie; only the title is required.
     public init(id: Int64 = 0, title: String, year: Int? = nil, genres: [String] = [],
-                rating: Double? = nil, durationMinutes: Int? = nil, certification: String? = nil) {
+                rating: Double? = nil, votes: Int? = nil, durationMinutes: Int? = nil, certification: String? = nil,
+                imdbID: String? = nil) {
         self.id = id
         self.title = title
         self.year = year
         self.genres = genres
         self.rating = rating
+        self.votes = votes
         self.durationMinutes = durationMinutes
         self.certification = certification
+        self.imdbID = imdbID
     }
 }
 
@@ -46,8 +53,10 @@ extension Movie {
             case .year: return year.map(FieldValue.integer) ?? .null
             case .genres: return .list(genres)
             case .rating: return rating.map(FieldValue.real) ?? .null
+            case .votes: return votes.map(FieldValue.integer) ?? .null
             case .duration: return durationMinutes.map(FieldValue.integer) ?? .null
             case .certification: return certification.map(FieldValue.text) ?? .null
+            case .imdbID: return imdbID.map(FieldValue.text) ?? .null
             }
         }
         set {
@@ -56,8 +65,10 @@ extension Movie {
             case .year: year = newValue.integer
             case .genres: genres = newValue.list
             case .rating: rating = newValue.real
+            case .votes: votes = newValue.integer
             case .duration: durationMinutes = newValue.integer
             case .certification: certification = newValue.text
+            case .imdbID: imdbID = newValue.text
             }
         }
     }

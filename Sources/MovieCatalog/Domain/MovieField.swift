@@ -4,7 +4,7 @@
 /// all come from here; a new column is a new case (the compiler then points at the few
 /// switches that give its value).
 public enum MovieField: Int, CaseIterable, Sendable, Comparable {
-    case title, year, genres, rating, duration, certification
+    case title, year, genres, rating, votes, duration, certification, imdbID
 
     /// What the rest of the code needs to know about a field.
     struct Facts {
@@ -30,10 +30,14 @@ public enum MovieField: Int, CaseIterable, Sendable, Comparable {
                                    aliases: ["genre"], rightAligned: false)
         case .rating: return Facts(column: "rating", outputName: "rating", header: "Rating",
                                    aliases: ["averageRating", "imdb_rating", "score"], rightAligned: true)
+        case .votes: return Facts(column: "votes", outputName: "votes", header: "Votes",
+                                  aliases: ["numVotes", "num_votes", "vote_count"], rightAligned: true)
         case .duration: return Facts(column: "duration_minutes", outputName: "duration_minutes", header: "Duration",
                                      aliases: ["runtime", "runtimeMinutes", "length", "duration_minutes"], rightAligned: false)
         case .certification: return Facts(column: "certification", outputName: "certification", header: "Certification",
                                           aliases: ["mpaa", "certificate", "rated"], rightAligned: false)
+        case .imdbID: return Facts(column: "imdb_id", outputName: "imdb_id", header: "IMDb",
+                                   aliases: ["tconst", "imdb", "imdbId"], rightAligned: false)
         }
     }
 
@@ -44,8 +48,10 @@ public enum MovieField: Int, CaseIterable, Sendable, Comparable {
         case .year: return "year"
         case .genres: return "genres"
         case .rating: return "rating"
+        case .votes: return "votes"
         case .duration: return "duration"
         case .certification: return "certification"
+        case .imdbID: return "imdb_id"
         }
     }
 

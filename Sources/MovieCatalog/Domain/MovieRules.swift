@@ -28,7 +28,7 @@ public enum MovieRules {
             guard hasWordCharacter(raw) || !Genre.slug(raw).isEmpty else { return refuse("is not a genre name") }
             return .success(.text(raw))
         case .year:
-            guard let year = wholeNumber(raw) else {
+            guard let year = wholeNumber(raw) ?? ValueParsing.yearOfDate(raw) else {
                 return isDigits(raw) ? refuse("is outside \(rangeText(years))") : refuse("is not a whole number")
             }
             return years.contains(year) ? .success(.integer(year)) : refuse("is outside \(rangeText(years))")
@@ -37,6 +37,16 @@ public enum MovieRules {
                 return isDigits(raw) ? refuse("is outside 0..10") : refuse("is not a number")
             }
             return ratings.contains(rating) ? .success(.real(rating)) : refuse("is outside 0..10")
+        case .votes:
+            guard let votes = wholeNumber(raw) else {
+                return isDigits(raw) ? refuse("is too large a number of votes") : refuse("is not a whole number")
+            }
+            return votes >= 0 ? .success(.integer(votes)) : refuse("is negative; votes are a count")
+        case .imdbID:
+            guard let id = ValueParsing.imdbID(raw) else {
+                return refuse("is not an IMDb id (tt0111161, its digits, or an imdb.com/title/ URL)")
+            }
+            return .success(.text(id))
         case .duration:
             if raw.hasPrefix("-") { return refuse("is negative; durations are positive minutes") }
             guard let minutes = ValueParsing.minutes(raw) ?? wholeNumber(raw) else {
@@ -59,10 +69,17 @@ public enum MovieRules {
         if first == 0x20 || last == 0x20 { return "title is not trimmed" }
         if let year = movie.year, !years.contains(year) { return "year \(year) is outside \(rangeText(years))" }
         if let rating = movie.rating, !ratings.contains(rating) { return "rating \(rating) is outside 0..10" }
+        if let votes = movie.votes, votes < 0 { return "votes \(votes) is negative" }
         if let minutes = movie.durationMinutes, minutes <= 0 { return "duration \(minutes) is not positive" }
         // certification = upper(certification): upper() changes ASCII a-z only (no ICU).
         if let certification = movie.certification, certification.utf8.contains(where: { $0 >= 0x61 && $0 <= 0x7A }) {
             return "certification '\(certification)' is not upper case"
+        }
+        // imdb_id GLOB 'tt[0-9]{7}*' AND the rest all digits.
+        if let id = movie.imdbID {
+            let bytes = Array(id.utf8)
+            guard bytes.count >= 9, bytes[0] == UInt8(ascii: "t"), bytes[1] == UInt8(ascii: "t"),
+                  bytes[2...].allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return "imdb_id '\(id)' is not tt and 7 or more digits" }
         }
         return nil
     }

@@ -125,4 +125,61 @@ public enum ValueParsing {
         guard text.hasSuffix("h"), let hours = integer(String(text.dropLast())), hours >= 0 else { return nil }
         return hours
     }
+
+    /// An IMDb title id as stored, `tt` and at least 7 digits, from `tt0111161` (any case), its
+    /// digits (`111161`, `0111161`, as MovieLens writes them) or a title URL
+    /// (`https://www.imdb.com/title/tt0111161/`); nil for anything else.
+    public static func imdbID(_ raw: String) -> String? {
+        var text = Substring(raw.lowercased())
+        if let title = text.firstRange(of: "imdb.com/title/") {
+            // A URL: the id is the path segment after /title/.
+            text = text[title.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        }
+        if text.hasPrefix("tt") { text = text.dropFirst(2) }
+        guard !text.isEmpty, text.utf8.count <= 12, text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }
+        // One spelling per title: leading zeros beyond the seven digits IMDb pads to are dropped.
+        let digits = text.drop { $0 == "0" }
+        guard !digits.isEmpty else { return nil }
+        return "tt" + String(repeating: "0", count: max(0, 7 - digits.count)) + digits
+    }
+
+    /// The year of an ISO date (`1994-09-23`, `1994-09`, or a timestamp starting with one).
+    public static func yearOfDate(_ text: String) -> Int? {
+        let bytes = Array(text.utf8.prefix(11))
+        func digits(_ range: Range<Int>) -> Int? {
+            guard range.upperBound <= bytes.count else { return nil }
+            var value = 0
+            for i in range {
+                guard bytes[i] >= 48 && bytes[i] <= 57 else { return nil }
+                value = value * 10 + Int(bytes[i] - 48)
+            }
+            return value
+        }
+        guard bytes.count >= 7, bytes[4] == UInt8(ascii: "-"), let year = digits(0..<4),
+              let month = digits(5..<7), (1...12).contains(month) else { return nil }
+        if bytes.count == 7 { return year }
+        guard bytes.count >= 10, bytes[7] == UInt8(ascii: "-"), let day = digits(8..<10), (1...31).contains(day) else { return nil }
+        if bytes.count == 10 { return year }
+        // A timestamp goes on with a time: `T` or a space.
+        return bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: " ") ? year : nil
+    }
+
+    /// A count like `25000`, `25k`, `1.5m` (k = 1,000, m = 1,000,000), at most 999,999,999,999.
+    public static func count(_ raw: String) -> Int? {
+        let text = raw.lowercased()
+        let multiplier: Double
+        var number = Substring(text)
+        switch text.last {
+        case "k": multiplier = 1_000; number = number.dropLast()
+        case "m": multiplier = 1_000_000; number = number.dropLast()
+        default:
+            guard let plain = integer(text), plain >= 0 else { return nil }
+            return plain
+        }
+        guard let value = decimal(String(number)), value >= 0 else { return nil }
+        let total = value * multiplier
+        // `1.5k` is 1500; `1.2345k` is not a whole count.
+        guard total == total.rounded(), total <= 999_999_999_999 else { return nil }
+        return Int(total)
+    }
 }

@@ -79,6 +79,16 @@ public struct FilterParser: Sendable {
             }
             guard let year = ValueParsing.integer(value), year >= 0 else { throw invalid(expected) }
             return .year(.exact(year))
+        case .votes:
+            let expected = "a number of votes like 100, 25k.., ..1000 or 1k..50k (k = 1,000, m = 1,000,000)"
+            if let (lo, hi) = try range(value, bound: ValueParsing.count, invalid: invalid(expected)) {
+                return .votes(.range(lo, hi))
+            }
+            guard let count = ValueParsing.count(value) else { throw invalid(expected) }
+            return .votes(.exact(count))
+        case .imdb:
+            guard let id = ValueParsing.imdbID(value) else { throw invalid("an IMDb id like tt0111161") }
+            return .imdb(id)
         }
     }
 

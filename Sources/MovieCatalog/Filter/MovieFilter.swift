@@ -7,6 +7,8 @@ public enum Facet: String, CaseIterable, Sendable, Comparable {
     case year
     case certification
     case title
+    case votes
+    case imdb
 
     /// The command-line flag for this facet (`--exclude-genre`).
     public var flag: String { "--" + rawValue }
@@ -38,6 +40,12 @@ public enum YearValue: Hashable, Sendable {
     case range(Int?, Int?)
 }
 
+/// A votes selection: an exact count or an inclusive range.
+public enum VotesValue: Hashable, Sendable {
+    case exact(Int)
+    case range(Int?, Int?)
+}
+
 /// One element of a filter set: a facet and a canonical value.
 public enum MovieFilter: Hashable, Sendable, CustomStringConvertible, Comparable {
     /// The movie has this genre (code).
@@ -51,6 +59,9 @@ public enum MovieFilter: Hashable, Sendable, CustomStringConvertible, Comparable
     case certification(String)
     /// Case-insensitive substring of the title.
     case title(String)
+    case votes(VotesValue)
+    /// The movie with this IMDb id (`tt0111161`).
+    case imdb(String)
 
     /// The facet this element belongs to.
     public var facet: Facet {
@@ -62,6 +73,8 @@ public enum MovieFilter: Hashable, Sendable, CustomStringConvertible, Comparable
         case .year: return .year
         case .certification: return .certification
         case .title: return .title
+        case .votes: return .votes
+        case .imdb: return .imdb
         }
     }
 
@@ -69,9 +82,9 @@ public enum MovieFilter: Hashable, Sendable, CustomStringConvertible, Comparable
     public var value: String {
         switch self {
         case .genre(let code), .excludeGenre(let code): return code
-        case .certification(let text), .title(let text): return text
+        case .certification(let text), .title(let text), .imdb(let text): return text
         case .rating(.bucket(let n)): return String(n)
-        case .rating(.exact(let v)): return TextEscaping.decimal(v)   // always has a dot: 7.0 stays exact
+        case .rating(.exact(let v)): return NumberText.decimal(v)   // always has a dot: 7.0 stays exact
         case .rating(.range(let lo, let hi)): return rangeText(lo.map(Self.number), hi.map(Self.number))
         case .duration(.hours(let h)): return "\(h)h"
         case .duration(.minutes(let m)): return "\(m)m"
@@ -79,6 +92,8 @@ public enum MovieFilter: Hashable, Sendable, CustomStringConvertible, Comparable
         case .year(.exact(let y)): return String(y)
         case .year(.decade(let d)): return "\(d)s"
         case .year(.range(let lo, let hi)): return rangeText(lo.map { String($0) }, hi.map { String($0) })
+        case .votes(.exact(let n)): return String(n)
+        case .votes(.range(let lo, let hi)): return rangeText(lo.map { String($0) }, hi.map { String($0) })
         }
     }
 
@@ -95,6 +110,6 @@ public enum MovieFilter: Hashable, Sendable, CustomStringConvertible, Comparable
     /// A range bound: whole numbers without a dot (bounds are inclusive, so 6 and 6.0 agree),
     /// others in plain decimals, never exponents, so the token parses again.
     static func number(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : TextEscaping.decimal(value)
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : NumberText.decimal(value)
     }
 }

@@ -26,6 +26,8 @@ public enum SQLBuilder {
                 + SQLFragment.list(codes) + SQLFragment(")))")
         case .certification:
             return SQLFragment("m.certification IN (") + SQLFragment.list(elements.map { .text($0.value) }) + SQLFragment(")")
+        case .imdb:
+            return SQLFragment("m.imdb_id IN (") + SQLFragment.list(elements.map { .text($0.value) }) + SQLFragment(")")
         default:
             let ors = elements.map(condition(for:))
             return ors.count == 1 ? ors[0] : SQLFragment.join(ors, separator: " OR ").parenthesized
@@ -55,13 +57,17 @@ public enum SQLBuilder {
             return between("m.year", .integer(Int64(d)), .integer(Int64(d + 9)))
         case .year(.range(let lo, let hi)):
             return between("m.year", lo.map { .integer(Int64($0)) }, hi.map { .integer(Int64($0)) })
+        case .votes(.exact(let n)):
+            return SQLFragment("m.votes = ?", [.integer(Int64(n))])
+        case .votes(.range(let lo, let hi)):
+            return between("m.votes", lo.map { .integer(Int64($0)) }, hi.map { .integer(Int64($0)) })
         case .title(let text):
             // LIKE folds ASCII only: other text compares Unicode lower case (moviecat_lower, see Database).
             if text.utf8.allSatisfy({ $0 < 0x80 }) {
                 return SQLFragment("m.title LIKE ? ESCAPE '\\'", [.text("%" + escapeLike(text) + "%")])
             }
             return SQLFragment("instr(moviecat_lower(m.title), ?) > 0", [.text(text.lowercased())])
-        case .genre, .excludeGenre, .certification:
+        case .genre, .excludeGenre, .certification, .imdb:
             preconditionFailure("handled per facet")
         }
     }

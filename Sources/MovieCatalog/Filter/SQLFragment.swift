@@ -21,6 +21,9 @@ public struct SQLFragment: Equatable, Sendable {
         SQLFragment(parts.map(\.sql).joined(separator: separator), parts.flatMap(\.bindings))
     }
 
+    /// The fragment after fixed SQL text.
+    public func prefixed(_ text: String) -> SQLFragment { SQLFragment(text + sql, bindings) }
+
     /// The fragment wrapped in parentheses.
     public var parenthesized: SQLFragment { SQLFragment("(" + sql + ")", bindings) }
 

@@ -51,6 +51,8 @@ public struct ImportOptions: Sendable {
 public struct ImportCounts: Sendable, Equatable {
     /// Rows read, inserted, updated, skipped as duplicates, rejected as invalid, and repeated within the input.
     public var read = 0, inserted = 0, updated = 0, skipped = 0, rejected = 0, repeated = 0
+    /// Update-only rows whose movie the catalog does not have.
+    public var notInCatalog = 0
 
     /// Creates zero counts.
     public init() {}
@@ -63,6 +65,7 @@ public struct ImportCounts: Sendable, Equatable {
         sum.skipped = a.skipped + b.skipped
         sum.rejected = a.rejected + b.rejected
         sum.repeated = a.repeated + b.repeated
+        sum.notInCatalog = a.notInCatalog + b.notInCatalog
         return sum
     }
 }
@@ -89,6 +92,8 @@ public struct ImportReport: Sendable {
     public var totalSeconds = 0.0
     /// Every problem found (only the first few are printed).
     public var problemCount = 0
+    /// Rows appended in bulk rather than stored one by one (the result is the same).
+    public var appendedRows = 0
     /// The first problems found, printed before the error.
     public var firstProblems: [ImportProblem] = []
 
@@ -112,25 +117,15 @@ public struct ImportReport: Sendable {
 
     /// One report line: `name: N rows read, N inserted, ... [, N repeated in the input (last one kept)] in X s (N rows/s)`.
     static func line(_ name: String, _ c: ImportCounts, seconds: Double) -> String {
-        var text = "\(name): \(count(c.read, "row")) read, \(grouped(c.inserted)) inserted, "
-            + "\(grouped(c.updated)) updated, \(grouped(c.skipped)) skipped, \(grouped(c.rejected)) rejected"
-        if c.repeated > 0 { text += ", \(grouped(c.repeated)) repeated in the input (last one kept)" }
-        return text + " in \(Self.seconds(seconds)) (\(grouped(rate(c.read, seconds))) rows/s)"
-    }
-
-    /// 58788 -> "58,788".
-    static func grouped(_ n: Int) -> String {
-        let digits = String(n.magnitude)
-        var out = ""
-        for (i, c) in digits.enumerated() {
-            if i > 0 && (digits.count - i) % 3 == 0 { out.append(",") }
-            out.append(c)
-        }
-        return n < 0 ? "-" + out : out
+        var text = "\(name): \(count(c.read, "row")) read, \(NumberText.grouped(c.inserted)) inserted, "
+            + "\(NumberText.grouped(c.updated)) updated, \(NumberText.grouped(c.skipped)) skipped, \(NumberText.grouped(c.rejected)) rejected"
+        if c.notInCatalog > 0 { text += ", \(NumberText.grouped(c.notInCatalog)) not in catalog" }
+        if c.repeated > 0 { text += ", \(NumberText.grouped(c.repeated)) repeated in the input (last one kept)" }
+        return text + " in \(Self.seconds(seconds)) (\(NumberText.grouped(rate(c.read, seconds))) rows/s)"
     }
 
     /// "1 row", "58,788 rows".
-    static func count(_ n: Int, _ noun: String) -> String { "\(grouped(n)) \(noun)\(n == 1 ? "" : "s")" }
+    static func count(_ n: Int, _ noun: String) -> String { "\(NumberText.grouped(n)) \(noun)\(n == 1 ? "" : "s")" }
 
     static func rate(_ rows: Int, _ seconds: Double) -> Int {
         seconds > 0 ? Int(Double(rows) / seconds) : rows

@@ -1,7 +1,7 @@
 /// Imports movie lists into a catalog: one transaction for all files, streamed, validated, de-duplicated.
 public final class Importer {
     private let catalog: Catalog
-    private let options: ImportOptions
+    let options: ImportOptions
     private let progress: Progress
     private var report = ImportReport()
     private var writer: ImportWriter?
@@ -48,6 +48,7 @@ public final class Importer {
                     for (input, format) in inputs { try self.importInput(input, format: format) }
                     if self.report.problemCount > 0 && !self.options.skipInvalid { throw self.invalidRowsError() }
                     try self.writer?.finish()
+                    self.report.appendedRows = self.writer?.appendedRows ?? 0
                     try self.rejects?.close()
                     self.rejects = nil
                 }
@@ -115,16 +116,26 @@ public final class Importer {
             details: details)
     }
 
-    /// Counts and stores a valid row, `index` of the writer's current batch, counting into `counts`.
-    func handle(_ row: ImportRow, at index: Int, file: String, counts: inout ImportCounts) throws {
-        counts.read += 1
-        guard writing, let writer else { return }
+    /// Counts and stores a valid row, `index` of the writer's current batch, counting into
+    /// `counts`; `raw` gives its fields as read, should it be rejected after all (ambiguous).
+    func handle(_ row: ImportRow, at index: Int, file: String, counts: inout ImportCounts,
+                raw: () -> (header: [String], fields: [String])) throws {
+        guard writing, let writer else {
+            counts.read += 1
+            return
+        }
         switch try writer.write(row, at: index, file: file).outcome {
         case .inserted: counts.inserted += 1
         case .updated: counts.updated += 1
         case .skipped: counts.skipped += 1
         case .repeated: counts.repeated += 1
+        case .notInCatalog: counts.notInCatalog += 1
+        case .rejected(let reason):
+            let problem = ImportProblem(file: file, line: row.line, field: MovieField.title.name, reason: reason)
+            try reject([problem], counts: &counts, raw: raw)
+            return
         }
+        counts.read += 1
     }
 
     /// Counts and reports an invalid row (writing stops unless `--skip-invalid`), counting into `counts`.
@@ -160,7 +171,8 @@ public final class Importer {
             defer { writer?.endBatch() }
             for entry in batch.entries {
                 switch entry {
-                case .valid(let index): try handle(rows[index], at: index, file: file, counts: &counts)
+                case .valid(let index):
+                    try handle(rows[index], at: index, file: file, counts: &counts) { (header, batch.raw(ofValid: index)) }
                 case .invalid(let problems, let raw): try reject(problems, counts: &counts) { (header, raw) }
                 }
             }

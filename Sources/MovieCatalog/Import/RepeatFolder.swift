@@ -1,29 +1,45 @@
-/// How folding changed an input's counts: rows first counted as inserted that were repeats.
-struct FoldCounts: Equatable {
-    /// Rows that repeated an earlier row of the input (the last one's values were kept).
-    var repeated = 0
-    /// Stored movies that the input's rows updated (once each).
-    var updated = 0
-    /// Rows that repeated a stored movie under `--on-duplicate skip`.
-    var skipped = 0
-    /// All folded rows: each was counted as inserted when appended.
-    var notInserted: Int { repeated + updated + skipped }
-}
-
-/// Folds rows that a bulk load appended without natural-key lookups, so the catalog ends as if
-/// they had been stored one by one: per natural key, the first id (a stored movie's, if any) keeps
-/// the last row's values for the columns the input has, and its genres when the input has genres.
+/// Folds rows that a bulk load appended without lookups, so the catalog ends as if they had
+/// been stored one by one: per key, the first id (a stored movie's, if any) keeps the last row's
+/// values for the columns the input has, and its genres when the input has genres.
 enum RepeatFolder {
-    /// Folds every repeated natural key; rows with ids above `maxIDBefore` are the appended ones.
-    static func fold(_ db: Database, maxIDBefore: Int64, maxGenreIDBefore: Int64, policy: DuplicatePolicy,
+    /// What rows are matched on while appending (see `BulkAppender`).
+    enum Key {
+        /// Title ignoring case, and year: rows and stored movies without IMDb ids.
+        case titleYear
+        /// The IMDb id: rows and stored movies that all have one.
+        case imdbID
+
+        /// The unique index whose rebuild finds repeats of this key.
+        var index: String { self == .titleYear ? "movies_natural_key" : "movies_imdb_id" }
+        /// The other unique index of `movies`.
+        var otherIndex: String { self == .titleYear ? "movies_imdb_id" : "movies_natural_key" }
+
+        /// The repeats table's columns (its key, then keep, last and n), how movies are grouped,
+        /// and how a movie joins its group.
+        fileprivate var sql: (columns: String, select: String, group: String, join: String) {
+            switch self {
+            case .titleYear:
+                return ("title TEXT COLLATE NOCASE, year INTEGER, keep INTEGER, last INTEGER, n INTEGER, PRIMARY KEY (title, year)",
+                        "title, ifnull(year, 0)",
+                        "title COLLATE NOCASE, ifnull(year, 0)", "r.title = m.title AND r.year = ifnull(m.year, 0)")
+            case .imdbID:
+                return ("imdb_id TEXT PRIMARY KEY, keep INTEGER, last INTEGER, n INTEGER", "imdb_id", "imdb_id",
+                        "r.imdb_id = m.imdb_id")
+            }
+        }
+    }
+
+    /// Folds every repeated key; rows with ids above `maxIDBefore` are the appended ones.
+    static func fold(_ db: Database, key: Key, maxIDBefore: Int64, maxGenreIDBefore: Int64, policy: DuplicatePolicy,
                      fields: MovieFields, now: SQLValue) throws -> FoldCounts {
+        // Only fixed SQL from `Key` is interpolated.
+        let sql = key.sql
         try db.execute("""
-            CREATE TEMP TABLE import_repeats (
-                title TEXT COLLATE NOCASE, year INTEGER, keep INTEGER, last INTEGER, n INTEGER,
-                PRIMARY KEY (title, year));
+            CREATE TEMP TABLE import_repeats (\(sql.columns));
             INSERT INTO import_repeats
-            SELECT title, ifnull(year, 0), min(id), max(id), count(*) FROM movies
-             GROUP BY title COLLATE NOCASE, ifnull(year, 0) HAVING count(*) > 1;
+            SELECT \(sql.select), min(id), max(id), count(*) FROM movies
+             WHERE \(key == .imdbID ? "imdb_id IS NOT NULL" : "1")
+             GROUP BY \(sql.group) HAVING count(*) > 1;
             """)
         defer { try? db.execute("DROP TABLE temp.import_repeats") }
         let max = SQLValue.integer(maxIDBefore)
@@ -38,7 +54,7 @@ enum RepeatFolder {
             // genres this import added for them alone (row by row, a skipped row adds nothing).
             try db.run("""
                 CREATE TEMP TABLE import_skipped AS
-                SELECT m.id FROM movies m JOIN import_repeats r ON r.title = m.title AND r.year = ifnull(m.year, 0)
+                SELECT m.id FROM movies m JOIN import_repeats r ON \(sql.join)
                  WHERE m.id <> r.keep AND r.keep <= ?
                 """, [max])
             defer { try? db.execute("DROP TABLE temp.import_skipped") }
@@ -64,8 +80,9 @@ enum RepeatFolder {
                 try db.run("INSERT OR IGNORE INTO temp.import_touched (id) SELECT keep FROM import_repeats WHERE keep <= ?", [max])
             }
         }
-        // Column names come from MovieField, never from input; the title always (its case may change).
-        let columns = MovieField.stored.filter { $0 == .title || fields.contains($0) }.map { $0.column! }
+        // Column names come from MovieField, never from input; the title always (its case may
+        // change). Never the IMDb id: equal within a group, or absent from every row of it.
+        let columns = MovieField.stored.filter { $0 == .title || ($0 != .imdbID && fields.contains($0)) }.map { $0.column! }
         let targets = columns.joined(separator: ", ")
         let sources = columns.map { "l.\($0)" }.joined(separator: ", ")
         try db.run("""
@@ -83,7 +100,7 @@ enum RepeatFolder {
         // foreign-key cascades).
         try db.execute("""
             CREATE TEMP TABLE import_dropped AS
-            SELECT m.id FROM movies m JOIN import_repeats r ON r.title = m.title AND r.year = ifnull(m.year, 0)
+            SELECT m.id FROM movies m JOIN import_repeats r ON \(sql.join)
              WHERE m.id <> r.keep;
             DELETE FROM movie_genres WHERE movie_id IN (SELECT id FROM temp.import_dropped);
             DELETE FROM movies WHERE id IN (SELECT id FROM temp.import_dropped);

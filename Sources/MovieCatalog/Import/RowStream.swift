@@ -15,6 +15,17 @@ struct ParsedBatch: Sendable {
     var bytesConsumed = 0
     /// JSON keys first seen in this batch that feed no field.
     var ignored: [String] = []
+    /// The fields of each valid row as read, kept only for `--rejects` (a valid row may still be
+    /// rejected when stored: an ambiguous title and year).
+    private var validRaw: [[String]]?
+
+    /// A batch; `keepRaw` keeps valid rows' fields too (for a rejects file).
+    init(keepRaw: Bool = false) {
+        validRaw = keepRaw ? [] : nil
+    }
+
+    /// The fields of valid row `index` as read (empty when not kept).
+    func raw(ofValid index: Int) -> [String] { validRaw?[index] ?? [] }
 
     static let size = 512
 
@@ -24,6 +35,7 @@ struct ParsedBatch: Sendable {
         case .valid(let row):
             entries.append(.valid(valid.count))
             valid.append(row)
+            if validRaw != nil { validRaw!.append(fields()) }
         case .invalid(let problems):
             entries.append(.invalid(problems, raw: fields()))
         }
@@ -41,16 +53,17 @@ extension Importer {
                     makeProducer: @escaping @Sendable (ByteReader) -> (inout ParsedBatch) throws -> Bool) throws -> [String] {
         let handoff = Handoff(value: input)
         let stop = StopFlag()
+        let keepRaw = options.rejectsPath != nil
         let ahead = ParseAhead<ParsedBatch>.start { emit in
             let input = handoff.value
             input.shouldStop = { stop.isRaised }
             let produce = makeProducer(input)
-            var batch = ParsedBatch()
+            var batch = ParsedBatch(keepRaw: keepRaw)
             while try produce(&batch) {
                 if batch.entries.count == ParsedBatch.size {
                     batch.bytesConsumed = input.bytesConsumed
                     guard emit(batch) else { return }
-                    batch = ParsedBatch()
+                    batch = ParsedBatch(keepRaw: keepRaw)
                 }
             }
             batch.bytesConsumed = input.bytesConsumed

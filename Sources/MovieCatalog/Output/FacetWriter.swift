@@ -10,6 +10,8 @@ public enum FacetWriter {
         case .certification: return "Certification"
         case .excludeGenre: return "Excluded genre"
         case .title: return "Title"
+        case .votes: return "Votes"
+        case .imdb: return "IMDb"
         }
     }
 

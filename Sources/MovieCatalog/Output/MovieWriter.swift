@@ -14,11 +14,16 @@ public final class MovieWriter {
     /// The number of movies written so far.
     private(set) public var count = 0
 
-    /// `genres` gives display names for the table; `width` is the terminal width (nil: never cut titles).
-    public init(format: OutputFormat, to out: TextOutput, genres: GenreCatalogue, width: Int?) {
+    /// The fields whose table columns are shown only when some listed movie has a value.
+    public static let optionalColumns: [MovieField] = [.votes, .imdbID]
+
+    /// `genres` gives display names for the table; `width` is the terminal width (nil: never cut
+    /// titles); `tableFields` the table's columns after the id (others formats show every field).
+    public init(format: OutputFormat, to out: TextOutput, genres: GenreCatalogue, width: Int?,
+                tableFields: [MovieField] = MovieField.allCases) {
         self.format = format
         self.out = out
-        self.table = format == .table ? MovieTable(genres: genres, width: width) : nil
+        self.table = format == .table ? MovieTable(genres: genres, width: width, fields: tableFields) : nil
         switch format {
         case .csv: out.write(MovieWriter.fieldNames.joined(separator: ",") + "\n")
         case .tsv: out.write(MovieWriter.fieldNames.joined(separator: "\t") + "\n")
@@ -58,7 +63,7 @@ public final class MovieWriter {
             case .null: text += "null"
             case .text(let s): text += TextEscaping.json(s)
             case .integer(let n): text += String(n)
-            case .real(let d): text += TextEscaping.decimal(d)
+            case .real(let d): text += NumberText.decimal(d)
             case .list(let items): text += "[" + items.map(TextEscaping.json).joined(separator: ",") + "]"
             }
         }
@@ -73,7 +78,7 @@ public final class MovieWriter {
             case .null: cells.append("")
             case .text(let s): cells.append(quote(s))
             case .integer(let n): cells.append(String(n))
-            case .real(let d): cells.append(TextEscaping.decimal(d))
+            case .real(let d): cells.append(NumberText.decimal(d))
             case .list(let items): cells.append(quote(items.joined(separator: "|")))
             }
         }
@@ -88,22 +93,28 @@ public final class MovieWriter {
 final class MovieTable {
     private let genres: GenreCatalogue
     private let width: Int?
+    private let fields: [MovieField]
     private var rows: [[String]] = []
     private var widths: [Int]?
-    private static let headers = ["ID"] + MovieField.allCases.map(\.header)
-    private static let rightAligned = Set([0] + MovieField.allCases.filter(\.rightAligned).map { $0.rawValue + 1 })
+    private let headers: [String]
+    private let rightAligned: Set<Int>
     /// The columns that give way to a narrow terminal: the title, then the genres.
-    private static let shrinking = [MovieField.title.rawValue + 1, MovieField.genres.rawValue + 1]
+    private let shrinking: [Int]
     /// Rows measured before the widths are fixed.
     static let window = 1000
 
-    init(genres: GenreCatalogue, width: Int?) {
+    init(genres: GenreCatalogue, width: Int?, fields: [MovieField]) {
         self.genres = genres
         self.width = width
+        self.fields = fields
+        headers = ["ID"] + fields.map(\.header)
+        // Column 0 is the id; field columns follow in `fields` order.
+        rightAligned = Set([0] + fields.indices.filter { fields[$0].rightAligned }.map { $0 + 1 })
+        shrinking = [MovieField.title, .genres].compactMap { fields.firstIndex(of: $0) }.map { $0 + 1 }
     }
 
     func append(_ m: Movie, to out: TextOutput) {
-        let row = [String(m.id)] + MovieField.allCases.map { cell($0, of: m) }
+        let row = [String(m.id)] + fields.map { cell($0, of: m) }
         if let widths {
             out.write(line(row, widths))
             return
@@ -115,20 +126,20 @@ final class MovieTable {
     /// Fixes the widths from the rows so far and prints them under the header.
     func render(to out: TextOutput) {
         guard widths == nil, !rows.isEmpty else { return }
-        var widths = MovieTable.headers.map(DisplayWidth.of)
+        var widths = headers.map(DisplayWidth.of)
         for row in rows {
             for (i, cell) in row.enumerated() { widths[i] = max(widths[i], DisplayWidth.of(cell)) }
         }
         // The title, then the genres, give way to the terminal's width; other columns are short.
         if let width {
-            for column in MovieTable.shrinking {
+            for column in shrinking {
                 let others = widths.enumerated().filter { $0.offset != column }.reduce(0) { $0 + $1.element }
                 let gaps = 2 * (widths.count - 1)
                 widths[column] = max(6, min(widths[column], width - others - gaps))
             }
         }
         self.widths = widths
-        out.write(line(MovieTable.headers, widths))
+        out.write(line(headers, widths))
         for row in rows { out.write(line(row, widths)) }
         rows = []
     }
@@ -137,8 +148,8 @@ final class MovieTable {
     private func line(_ cells: [String], _ widths: [Int]) -> String {
         var parts: [String] = []
         for (i, cell) in cells.enumerated() {
-            let text = MovieTable.shrinking.contains(i) && width != nil ? DisplayWidth.truncate(cell, to: widths[i]) : cell
-            parts.append(DisplayWidth.pad(text, to: widths[i], rightAligned: MovieTable.rightAligned.contains(i)))
+            let text = shrinking.contains(i) && width != nil ? DisplayWidth.truncate(cell, to: widths[i]) : cell
+            parts.append(DisplayWidth.pad(text, to: widths[i], rightAligned: rightAligned.contains(i)))
         }
         var text = parts.joined(separator: "  ")
         while text.last == " " { text.removeLast() }
@@ -151,11 +162,12 @@ final class MovieTable {
         case .genres: return TextEscaping.terminalSafe(m.genres.map(genres.name(of:)).joined(separator: ", "))
         case .rating: return m.rating.map(MovieTable.rating) ?? ""
         case .duration: return m.durationMinutes.map(MovieTable.duration) ?? ""
-        case .title, .year, .certification:
+        case .votes: return m.votes.map(NumberText.grouped) ?? ""
+        case .title, .year, .certification, .imdbID:
             switch m[field] {
             case .text(let s): return TextEscaping.terminalSafe(s)
             case .integer(let n): return String(n)
-            case .real(let d): return TextEscaping.decimal(d)
+            case .real(let d): return NumberText.decimal(d)
             case .null, .list: return ""
             }
         }
@@ -164,7 +176,7 @@ final class MovieTable {
     /// A rating with one decimal: `7.5`, `5.0`.
     static func rating(_ value: Double) -> String {
         // A catalog edited past its CHECKs may hold any number: print those as they are.
-        guard value.isFinite, abs(value) < 1e15 else { return TextEscaping.decimal(value) }
+        guard value.isFinite, abs(value) < 1e15 else { return NumberText.decimal(value) }
         let tenths = Int((value * 10).rounded())
         return "\(tenths / 10).\(tenths % 10)"
     }

@@ -27,29 +27,6 @@ public enum TextEscaping {
         return "\"" + text.replacing("\"", with: "\"\"") + "\""
     }
 
-    /// A number in plain decimal notation (`0.00001`, never `1e-05`), shortest form that reads back exactly.
-    public static func decimal(_ value: Double) -> String {
-        let text = String(value)
-        guard let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }), value.isFinite else { return text }
-        let exponent = Int(text[text.index(after: e)...])!
-        var mantissa = String(text[..<e])
-        let negative = mantissa.hasPrefix("-")
-        if negative { mantissa.removeFirst() }
-        let parts = mantissa.split(separator: ".", omittingEmptySubsequences: false)
-        var digits = String(parts[0]) + (parts.count > 1 ? String(parts[1]) : "")
-        var point = parts[0].count + exponent          // position of the decimal point in `digits`
-        if point <= 0 {
-            digits = String(repeating: "0", count: 1 - point) + digits
-            point = 1
-        } else if point >= digits.count {
-            digits += String(repeating: "0", count: point - digits.count + 1)
-        }
-        var fraction = String(digits[digits.index(digits.startIndex, offsetBy: point)...])
-        while fraction.count > 1 && fraction.hasSuffix("0") { fraction.removeLast() }
-        let whole = String(digits[..<digits.index(digits.startIndex, offsetBy: point)])
-        return (negative ? "-" : "") + whole + "." + (fraction.isEmpty ? "0" : fraction)
-    }
-
     /// Text safe to print on a terminal: control characters (newlines, escape sequences) become
     /// their visible Unicode pictures (␊, ␛), so a stored title cannot break or drive the table.
     public static func terminalSafe(_ text: String) -> String {

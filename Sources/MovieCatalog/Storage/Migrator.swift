@@ -33,14 +33,31 @@ public struct Migrator {
             throw CatalogError(.cannotUseCatalog,
                 "\(db.path) is a SQLite database of another program (it has tables but no moviecat schema version)")
         }
-        for migration in migrations where migration.version > current {
-            try db.transaction {
-                // Re-check inside the write lock: another process may have migrated meanwhile.
-                guard try db.intScalar("PRAGMA user_version") < migration.version else { return }
-                try db.execute(migration.sql)
-                // Each file sets user_version itself; enforce it so a forgotten line cannot loop.
-                try db.execute("PRAGMA user_version = \(migration.version)")
+        guard current < latestVersion else { return }
+        // Migrations may rebuild tables (CREATE, copy, DROP, RENAME), which foreign keys would
+        // break: dropping `movies` would cascade to its genre links. So they run with the checks
+        // off, as in the sqlite3 shell, and each is checked before it commits. Links a sqlite3
+        // user left dangling before (the shell does not enforce foreign keys) are not its fault.
+        try db.withoutForeignKeys {
+            for migration in migrations where migration.version > current {
+                try db.transaction {
+                    // Re-check inside the write lock: another process may have migrated meanwhile.
+                    guard try db.intScalar("PRAGMA user_version") < migration.version else { return }
+                    let danglingBefore = try Migrator.danglingReferences(db)
+                    try db.execute(migration.sql)
+                    // Each file sets user_version itself; enforce it so a forgotten line cannot loop.
+                    try db.execute("PRAGMA user_version = \(migration.version)")
+                    if try Migrator.danglingReferences(db) > danglingBefore {
+                        throw CatalogError(.cannotUseCatalog,
+                            "\(db.path): migration \(migration.name) would leave rows pointing at missing ones; nothing was changed")
+                    }
+                }
             }
         }
+    }
+
+    /// The number of rows whose foreign keys point at missing rows.
+    private static func danglingReferences(_ db: Database) throws -> Int {
+        try db.query("PRAGMA foreign_key_check") { _ in 0 }.count
     }
 }

@@ -1,0 +1,52 @@
+/// Genre ids by code or name for the rows of one import; a genre the catalog does not know is
+/// added (code = slug, name as first seen).
+final class GenreResolver {
+    private let db: Database
+    private let insertGenre: Statement
+    /// Genre code, name as given, or lower-cased name -> genre id.
+    private var ids: [String: Int64] = [:]
+    /// Genres with a larger id were added by this import.
+    let maxIDBefore: Int64
+
+    init(db: Database) throws {
+        self.db = db
+        insertGenre = try db.prepare("INSERT INTO genres (code, name) VALUES (?, ?)", persistent: true)
+        for (id, code, name) in try db.query("SELECT id, code, name FROM genres", [], { ($0.int64(0), $0.text(1), $0.text(2)) }) {
+            ids[name.lowercased()] = id
+            ids[code] = id
+        }
+        maxIDBefore = Int64(try db.intScalar("SELECT ifnull(max(id), 0) FROM genres"))
+    }
+
+    /// The id of a genre by code or name, adding it when unknown.
+    func id(for name: String) throws -> Int64 {
+        if let id = ids[name] { return id }
+        let key = name.lowercased()
+        if let id = ids[key] {
+            ids[name] = id
+            return id
+        }
+        let code = Genre.slug(name)
+        if let id = ids[code] {
+            ids[key] = id
+            ids[name] = id
+            return id
+        }
+        if let violation = MovieRules.genreViolation(code: code, name: name) {
+            throw CatalogError(.internalError, "internal error: genre '\(name)' passed validation but \(violation)")
+        }
+        try insertGenre.bind([.text(code), .text(name)])
+        try insertGenre.step()
+        let id = db.lastInsertRowID
+        ids[key] = id
+        ids[code] = id
+        ids[name] = id
+        return id
+    }
+
+    /// Forgets genres added by this import that are gone again (folding dropped every row naming them).
+    func forgetRemoved() throws {
+        let kept = Set(try db.query("SELECT id FROM genres WHERE id > ?", [.integer(maxIDBefore)]) { $0.int64(0) })
+        ids = ids.filter { $0.value <= maxIDBefore || kept.contains($0.value) }
+    }
+}

@@ -1,0 +1,176 @@
+import Foundation
+import Testing
+
+/// Which stored movie a row is (SPEC section 4), votes and IMDb ids through import, add,
+/// filters and output, and the upgrade of a version-2 catalog.
+@Suite struct IdentityTests {
+    /// A catalog with two films of one title and year told apart by their ids, and one movie without an id.
+    static func hamlets() throws -> Sandbox {
+        let box = try Sandbox()
+        try box.write("ids.csv", """
+            title,year,imdb_id,votes
+            Hamlet,1948,tt0040416,20000
+            Hamlet,1948,tt0040417,15
+            Heat,1995,,
+
+            """)
+        let run = try box.moviecat("import", "ids.csv")
+        try #require(run.status == 0, "\(run)")
+        #expect(run.reports == [ReportLine(file: "ids.csv", read: 3, inserted: 3)], "\(run)")
+        return box
+    }
+
+    @Test("two films of one title and year stay two; an id attaches to the movie without one")
+    func attach() throws {
+        let box = try Self.hamlets()
+        try box.write("more.csv", "title,year,imdb_id,rating\nheat,1995,https://www.imdb.com/title/tt0113277/,8.3\nHeat,1995,tt0113277,8.4\n")
+        let run = try box.moviecat("import", "more.csv")
+        #expect(run.status == 0, "\(run)")
+        #expect(run.reports == [ReportLine(file: "more.csv", read: 2, updated: 1, repeated: 1)], "\(run)")
+        #expect(try box.rows("SELECT title, year, imdb_id, rating FROM movies ORDER BY id") == [
+            ["Hamlet", "1948", "tt0040416", sqlNull], ["Hamlet", "1948", "tt0040417", sqlNull], ["Heat", "1995", "tt0113277", "8.4"],
+        ])
+        // A row with a new id and a title and year whose only movie has another id: a new film.
+        try box.write("third.csv", "title,year,imdb_id\nHeat,1995,tt9999999\n")
+        #expect(try box.moviecat("import", "third.csv").report("third.csv")?.inserted == 1)
+        #expect(try box.scalar("SELECT count(*) FROM movies WHERE title = 'Heat'") == "2")
+    }
+
+    @Test("a row without an id naming a shared title and year is ambiguous, rejected like an invalid row")
+    func ambiguous() throws {
+        let box = try Self.hamlets()
+        try box.write("list.csv", "title,year,rating\nHamlet,1948,7.7\nHeat,1995,8.3\nNew One,2001,5\n")
+        let before = try box.dump()
+        let failed = try box.moviecat("import", "list.csv")
+        #expect(failed.status == 65, "\(failed)")
+        #expect(failed.errorLines.first == "list.csv:2: title: ambiguous: movies 1 (tt0040416) and 2 (tt0040417) have this title and year; an imdb_id column tells them apart", "\(failed)")
+        #expect(try box.dump() == before)
+
+        let run = try box.moviecat("import", "list.csv", "--skip-invalid", "--rejects", "rejects.csv")
+        #expect(run.status == 0, "\(run)")
+        #expect(run.reports == [ReportLine(file: "list.csv", read: 3, inserted: 1, updated: 1, rejected: 1)], "\(run)")
+        let rejects = try String(contentsOf: box.dir.appendingPathComponent("rejects.csv"), encoding: .utf8)
+        #expect(rejects == "title,year,rating,error\nHamlet,1948,7.7,list.csv:2: title: ambiguous: movies 1 (tt0040416) and 2 (tt0040417) have this title and year; an imdb_id column tells them apart\n")
+        #expect(try box.sql("SELECT rating FROM movies WHERE title = 'Heat'") == ["8.3"])
+        #expect(try box.sql("SELECT count(*) FROM movies WHERE rating IS NOT NULL AND title = 'Hamlet'") == ["0"])
+    }
+
+    @Test("an import never clears a stored id; skip keeps the stored movie as it is")
+    func neverClears() throws {
+        let box = try Self.hamlets()
+        try box.write("empty-id.csv", "title,year,imdb_id,votes\nHeat,1995,,7\n")
+        #expect(try box.moviecat("import", "empty-id.csv").status == 0)
+        try box.write("id.csv", "title,year,imdb_id\nHeat,1995,tt0113277\n")
+        #expect(try box.moviecat("import", "id.csv", "--on-duplicate", "skip").report("id.csv")?.skipped == 1)
+        #expect(try box.rows("SELECT imdb_id, votes FROM movies WHERE title = 'Heat'") == [[sqlNull, "7"]])
+        #expect(try box.moviecat("import", "id.csv").status == 0)
+        #expect(try box.moviecat("import", "empty-id.csv").status == 0)
+        #expect(try box.rows("SELECT imdb_id, votes FROM movies WHERE title = 'Heat'") == [["tt0113277", "7"]])
+    }
+
+    @Test("add follows the same rules: an id or an unambiguous title is the stored movie")
+    func add() throws {
+        let box = try Self.hamlets()
+        let same = try box.moviecat("add", "--title", "Other Title", "--imdb", "tt0040417")
+        #expect(same.status == 1, "\(same)")
+        #expect(same.errorLines.last == "moviecat: error: 'Other Title' is already in the catalog as movie 2 'Hamlet' (1948), tt0040417", "\(same)")
+        let ambiguous = try box.moviecat("add", "--title", "hamlet", "--year", "1948")
+        #expect(ambiguous.status == 1, "\(ambiguous)")
+        #expect(ambiguous.stderr.contains("movies 1 (tt0040416) and 2 (tt0040417)"), "\(ambiguous)")
+        let third = try box.moviecat("add", "--title", "Hamlet", "--year", "1948", "--imdb", "40418", "--votes", "9")
+        #expect(third.status == 0, "\(third)")
+        #expect(try box.rows("SELECT imdb_id, votes FROM movies WHERE id = \(third.stdout.trimmingCharacters(in: .whitespacesAndNewlines))")
+                == [["tt0040418", "9"]])
+        let bad = try box.moviecat("add", "--title", "X", "--imdb", "nm0000001")
+        #expect(bad.status == 64 && bad.stderr.contains("--imdb: 'nm0000001' is not an IMDb id"), "\(bad)")
+    }
+
+    @Test("--votes and --imdb filter; --sort votes orders by votes", arguments: [
+        (["--votes", "1k.."], ["tt0040416"]), (["--votes", "..15"], ["tt0040417"]), (["votes:15"], ["tt0040417"]),
+        (["--imdb", "TT0040417"], ["tt0040417"]), (["--imdb", "tt0040416,tt0040417", "--votes", "..100"], ["tt0040417"]),
+        (["--sort", "votes", "--desc"], ["tt0040416", "tt0040417", ""]),
+    ])
+    func filters(_ arguments: [String], _ ids: [String]) throws {
+        let box = try Self.hamlets()
+        let run = try box.moviecat(["filter", "--format", "csv"] + arguments)
+        #expect(run.status == 0, "\(run)")
+        #expect(run.lines.dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false).last.map(String.init) ?? "?" } == ids, "\(run)")
+    }
+
+    @Test("tables show Votes and IMDb columns only when a listed movie has them")
+    func tableColumns() throws {
+        let box = try Self.hamlets()
+        let all = try box.moviecat("filter")
+        #expect(all.lines.first == "ID  Title   Year  Genres  Rating   Votes  Duration  Certification  IMDb", "\(all)")
+        #expect(all.lines.contains(" 1  Hamlet  1948                  20,000                           tt0040416"), "\(all)")
+        let heat = try box.moviecat("filter", "--title", "heat")
+        #expect(heat.lines.first == "ID  Title  Year  Genres  Rating  Duration  Certification", "\(heat)")
+        let page = try box.moviecat("filter", "--sort", "votes", "--limit", "1", "--offset", "2")
+        #expect(page.lines.first == "ID  Title  Year  Genres  Rating  Duration  Certification", "\(page)")
+    }
+
+    @Test("filter --format jsonl | import reproduces ids and votes")
+    func roundTrip() throws {
+        let box = try Self.hamlets()
+        let exported = try box.moviecat("filter", "--format", "jsonl")
+        #expect(exported.lines.first == #"{"id":1,"title":"Hamlet","year":1948,"genres":[],"rating":null,"votes":20000,"duration_minutes":null,"certification":null,"imdb_id":"tt0040416"}"#)
+        let copy = box.path("copy.sqlite")
+        let run = try runProcess(moviecatBinary, ["--db", copy, "import", "--format", "jsonl", "-"], stdin: Data(exported.stdout.utf8))
+        #expect(run.status == 0, "\(run)")
+        let query = "SELECT title, year, votes, imdb_id FROM movies ORDER BY id"
+        #expect(try box.rows(query, db: copy) == box.rows(query))
+    }
+
+    @Test("a version-2 catalog made by sqlite3 upgrades on first use, movies, presets and ids kept")
+    func upgradesVersionTwo() throws {
+        let box = try Sandbox()
+        var script = ""
+        for name in ["0001_initial.sql", "0002_drop_facets_index.sql"] {
+            script += try String(contentsOf: packageRoot.appendingPathComponent("Migrations/\(name)"), encoding: .utf8)
+        }
+        script += try String(contentsOf: packageRoot.appendingPathComponent("seed.sql"), encoding: .utf8)
+        script += """
+            PRAGMA foreign_keys = ON;
+            DELETE FROM movies WHERE id = 3;
+            INSERT INTO movies (id, title, year, rating) VALUES (40, 'Hamlet', 1948, 7.7);
+            INSERT INTO presets (id, name) VALUES (7, 'great');
+            INSERT INTO preset_filters VALUES (7, 'genre', 'drama'), (7, 'rating', '5');
+
+            """
+        try box.sqlite3(script)
+        let before = try box.rows("SELECT m.id, m.title, m.year, m.rating, m.duration_minutes, mg.genre_id FROM movies m LEFT JOIN movie_genres mg ON mg.movie_id = m.id ORDER BY m.id")
+        #expect(try box.sql("PRAGMA user_version") == ["2"])
+
+        let run = try box.moviecat("filter", "--preset", "great", "--format", "csv")
+        #expect(run.status == 0, "\(run)")
+        #expect(run.lines.count == 7, "\(run)")
+        #expect(try box.sql("PRAGMA user_version") == ["3"])
+        #expect(try box.rows("SELECT m.id, m.title, m.year, m.rating, m.duration_minutes, mg.genre_id FROM movies m LEFT JOIN movie_genres mg ON mg.movie_id = m.id ORDER BY m.id") == before)
+        #expect(try box.sql("SELECT count(*) FROM preset_filters WHERE preset_id = 7") == ["2"])
+        #expect(try box.sql("PRAGMA foreign_key_check") == [])
+        #expect(try box.sql("PRAGMA integrity_check") == ["ok"])
+        // The new columns and facets work on the upgraded catalog.
+        #expect(try box.moviecat("save-preset", "popular", "--votes", "10k..").status == 0)
+        try box.write("ids.csv", "title,year,imdb_id\nHamlet,1948,tt0040416\nHamlet,1948,tt0040417\n")
+        let imported = try box.moviecat("import", "ids.csv")
+        #expect(imported.reports == [ReportLine(file: "ids.csv", read: 2, inserted: 1, updated: 1)], "\(imported)")
+        #expect(try box.sql("SELECT imdb_id FROM movies WHERE id = 40") == ["tt0040416"])
+    }
+
+    @Test("a catalog whose genre links a sqlite3 user left dangling still upgrades")
+    func upgradesWithDanglingLinks() throws {
+        let box = try Sandbox()
+        var script = ""
+        for name in ["0001_initial.sql", "0002_drop_facets_index.sql"] {
+            script += try String(contentsOf: packageRoot.appendingPathComponent("Migrations/\(name)"), encoding: .utf8)
+        }
+        script += try String(contentsOf: packageRoot.appendingPathComponent("seed.sql"), encoding: .utf8)
+        // The shell enforces no foreign keys: the movie goes, its links stay.
+        try box.sqlite3(script + "DELETE FROM movies WHERE id = 3;\n")
+        #expect(try box.sql("PRAGMA foreign_key_check").count == 1)
+        let run = try box.moviecat("info")
+        #expect(run.status == 0, "\(run)")
+        #expect(try box.sql("PRAGMA user_version") == ["3"])
+        #expect(try box.sql("SELECT count(*) FROM movies") == ["12"])
+    }
+}
