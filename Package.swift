@@ -13,13 +13,19 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        // zlib, for gzipped inputs (title.basics.tsv.gz).
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         // Turns Migrations/*.sql and seed.sql into Swift string constants at build time,
         // so the binary is self-contained and the .sql files stay the only copy.
         .executableTarget(name: "embed-sql"),
         .plugin(name: "EmbedSQL", capability: .buildTool(), dependencies: ["embed-sql"]),
         .target(
             name: "MovieCatalog",
-            dependencies: ["CSQLite"],
+            dependencies: ["CSQLite", "CZlib"],
             plugins: ["EmbedSQL"]
         ),
         .executableTarget(name: "moviecat", dependencies: ["MovieCatalog"]),

@@ -4,11 +4,13 @@ import MovieCatalog
 enum ImportCommand {
     static let spec = CommandSpec(
         name: "import", abstract: "Import movies from CSV, TSV, JSON or JSON Lines files.",
-        usage: "moviecat import <file>... [--format <format>] [--map <field=column>]... [--on-duplicate <policy>] [--skip-invalid [--rejects <file>]] [--dry-run] [--quiet]",
+        usage: "moviecat import <file>... [--format <format>] [--map <field=column>]... [--where <column=values>]... [--layout <name>] [--on-duplicate <policy>] [--skip-invalid [--rejects <file>]] [--dry-run] [--quiet]",
         arguments: [("<file>", "Files to import, or - for standard input (needs --format).")],
         options: [
             OptionSpec("--format", value: "format", help: "csv, tsv, json or jsonl (default: from the file extension)."),
-            OptionSpec("--map", value: "field=column", help: "Read FIELD (title, year, genres, rating, duration, certification) from COLUMN.", repeatable: true),
+            OptionSpec("--map", value: "field=column", help: "Read FIELD (title, year, genres, rating, votes, duration, certification, imdb_id) from COLUMN.", repeatable: true),
+            OptionSpec("--where", value: "column=values", help: "Keep only rows whose COLUMN is one of the comma-separated VALUES (any case); COLUMN=* keeps all.", repeatable: true),
+            OptionSpec("--layout", value: "name", help: "A known layout (imdb-basics, imdb-ratings, imdb-list, letterboxd, movielens), or none (default: from the header)."),
             OptionSpec("--on-duplicate", value: "policy", help: "update (default), skip or fail when a title and year are already stored."),
             OptionSpec("--skip-invalid", help: "Import the valid rows and report the rest (default: any invalid row aborts)."),
             OptionSpec("--rejects", value: "file", help: "With --skip-invalid, write rejected rows there as CSV plus an error column."),
@@ -17,7 +19,8 @@ enum ImportCommand {
         ],
         examples: [
             "moviecat import movies.csv",
-            "moviecat import title.basics.tsv --skip-invalid --rejects rejects.csv",
+            "moviecat import title.basics.tsv.gz title.ratings.tsv.gz",
+            "moviecat import title.basics.tsv --where titleType=movie,short --skip-invalid --rejects rejects.csv",
             "moviecat filter --format jsonl | moviecat --db copy.sqlite import --format jsonl -",
             "moviecat import list.csv --map title=Name --map year=Released",
         ])
@@ -30,6 +33,18 @@ enum ImportCommand {
         var options = ImportOptions()
         options.format = try parsed.choice("--format", in: spec, as: ImportFormat.self)
         options.mapping = FieldMapping(overrides: try FieldMapping.parseOverrides(parsed.all("--map")))
+        options.wheres = try WhereClause.parse(parsed.all("--where"))
+        if let name = parsed.value("--layout") {
+            if name.lowercased() == "none" {
+                options.layout = .none
+            } else if let layout = ImportLayout.named(name) {
+                options.layout = .forced(layout)
+            } else {
+                let names = ImportLayout.all.map(\.name) + ["none"]
+                let hint = Suggestion.nearest(to: name, in: names).map { "; did you mean '\($0)'?" } ?? ""
+                throw spec.usageError("unknown layout '\(name)' for '--layout'\(hint) (one of \(names.joined(separator: ", ")))")
+            }
+        }
         options.onDuplicate = try parsed.choice("--on-duplicate", in: spec, as: DuplicatePolicy.self) ?? .update
         options.skipInvalid = parsed.has("--skip-invalid")
         options.rejectsPath = parsed.value("--rejects")

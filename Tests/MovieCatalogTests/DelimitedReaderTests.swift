@@ -108,4 +108,44 @@ import Testing
         #expect(reader.string(0) == nil)
         #expect(try !reader.next())
     }
+
+    /// The records a reader keeps under conditions, with their lines, and how many it left out.
+    func kept(_ text: String, _ dialect: DelimitedReader.Dialect, chunk: Int,
+              _ conditions: [RowCondition]) throws -> (rows: [(Int, [String])], filtered: Int) {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("dr-\(UUID().uuidString)").path
+        _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let reader = DelimitedReader(input: try ByteReader(path: path, chunkSize: chunk), dialect: dialect)
+        reader.conditions = conditions
+        var rows: [(Int, [String])] = []
+        var filtered = 0
+        while try reader.next() {
+            if reader.isFilteredOut { filtered += 1 } else { rows.append((reader.recordLine, reader.strings())) }
+        }
+        return (rows, filtered)
+    }
+
+    @Test("rows failing a condition are left out, line numbers kept, across read chunks and line ends",
+          arguments: [1, 2, 5, 64], ["\n", "\r\n", "\r"])
+    func conditions(_ chunk: Int, _ end: String) throws {
+        let lines = ["id\ttype\ttitle\tadult", "1\tmovie\tA\t0", "2\tepisode\tB\t0", "3\tMovie\tC\t1",
+                     "4\ttvMovie\tD\t0", "5\tshort\tE", "6\tmovie\tF\t0"]
+        let conditions = [RowCondition(column: 3, name: "adult", values: ["0"]),
+                          RowCondition(column: 1, name: "type", values: ["movie", "TVMOVIE"])]
+        for dialect in [DelimitedReader.Dialect.tsv, .csv] {
+            let text = lines.map { dialect == .csv ? $0.replacing("\t", with: ",") : $0 }.joined(separator: end) + end
+            let (rows, filtered) = try kept(text, dialect, chunk: chunk, conditions)
+            // The header fails the type condition, as does row 5 ('short'), before its missing column matters.
+            #expect(rows.map(\.0) == [2, 5, 7], "\(dialect) \(chunk)")
+            #expect(rows.map { $0.1[2] } == ["A", "D", "F"])
+            #expect(filtered == 4)
+        }
+    }
+
+    @Test("a row too short for a condition's column is kept, to be reported as malformed")
+    func shortRowKept() throws {
+        let (rows, filtered) = try kept("a\tb\nx\n", .tsv, chunk: 64, [RowCondition(column: 1, name: "b", values: ["keep"])])
+        #expect(rows.map(\.1) == [["x"]])
+        #expect(filtered == 1)
+    }
 }

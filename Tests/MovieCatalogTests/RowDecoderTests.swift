@@ -93,3 +93,41 @@ import Testing
         #expect(r.year == 1994 && r.genres == ["Drama", "War"])
     }
 }
+
+/// The value rules of known layouts (SPEC section 7).
+@Suite struct LayoutRuleTests {
+    @Test("MovieLens titles: the trailing year leaves, the article of the main title moves to the front", arguments: [
+        ("Toy Story (1995)", "Toy Story", "1995"),
+        ("American President, The (1995)", "The American President", "1995"),
+        ("City of Lost Children, The (Cité des enfants perdus, La) (1995)", "The City of Lost Children (Cité des enfants perdus, La)", "1995"),
+        ("Man Who Knew Too Much, A (1934)", "A Man Who Knew Too Much", "1934"),
+        ("Apartment, An (1960)", "An Apartment", "1960"),
+        ("Seven (a.k.a. Se7en) (1995)", "Seven (a.k.a. Se7en)", "1995"),
+        ("  Heat (1995)  ", "Heat", "1995"),
+    ])
+    func movieLensTitle(_ raw: String, _ title: String, _ year: String) {
+        var cells = [Cell](repeating: .absent, count: MovieField.allCases.count)
+        cells[MovieField.title.rawValue] = .text(raw)
+        ImportLayout.ValueRule.yearInTitle.apply(to: &cells)
+        #expect(cells[MovieField.title.rawValue] == .text(title))
+        #expect(cells[MovieField.year.rawValue] == .text(year))
+    }
+
+    @Test("titles without a trailing year stay as they are", arguments: ["Black Mirror", "(1995)", "Babylon 5 (TV)", "Film (19x5)"])
+    func noYear(_ raw: String) {
+        var cells = [Cell](repeating: .absent, count: MovieField.allCases.count)
+        cells[MovieField.title.rawValue] = .text(raw)
+        ImportLayout.ValueRule.yearInTitle.apply(to: &cells)
+        #expect(cells[MovieField.title.rawValue] == .text(raw))
+        #expect(cells[MovieField.year.rawValue] == .absent)
+    }
+
+    @Test("layouts are recognised from their key columns, in any case")
+    func recognise() {
+        #expect(ImportLayout.recognise(["TCONST", "titletype", "primaryTitle", "x"])?.name == "imdb-basics")
+        #expect(ImportLayout.recognise(["tconst", "averageRating", "numVotes"])?.name == "imdb-ratings")
+        #expect(ImportLayout.recognise(["movieId", "title", "genres", "year"]) == nil, "a year column: not MovieLens")
+        #expect(ImportLayout.recognise(["Date", "Name", "Year", "Letterboxd URI", "Rating"])?.name == "letterboxd")
+        #expect(ImportLayout.recognise(["title", "year"]) == nil)
+    }
+}

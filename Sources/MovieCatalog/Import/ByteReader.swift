@@ -5,6 +5,9 @@ import Darwin
 #endif
 
 /// Reads a file or stdin in large chunks and hands out bytes, so parsers never hold the whole input.
+///
+/// Input that starts with the gzip magic bytes (a `.gz` file, or gzip piped in) is inflated
+/// as it is read: parsers see the plain text, and memory stays flat.
 public final class ByteReader {
     private let fd: Int32
     private let ownsDescriptor: Bool
@@ -24,6 +27,16 @@ public final class ByteReader {
     public let totalBytes: Int?
     /// Asked while waiting on a pipe: true ends the read (the importer gave up on this input).
     var shouldStop: (@Sendable () -> Bool)?
+    /// Inflates gzip input; nil for plain input.
+    private var inflater: GzipInflater?
+    /// Whether the first bytes were looked at for the gzip magic number yet.
+    private var sniffed = false
+
+    /// Whether the input is gzip data being inflated.
+    public var isCompressed: Bool { inflater != nil }
+
+    /// Input bytes read so far as stored (compressed bytes for gzip), for progress against `totalBytes`.
+    public var storedBytesConsumed: Int { inflater?.compressedBytesRead ?? bytesConsumed }
 
     /// Opens a file, or stdin for `-`; a missing or unreadable file exits 66.
     public init(path: String, chunkSize: Int = 1 << 20) throws {
@@ -89,6 +102,32 @@ public final class ByteReader {
             buffer = bigger
             capacity *= 2
         }
+        let n = try readSome(into: buffer + end, count: capacity - end)
+        if n == 0 { atEOF = true; return false }
+        end += n
+        return true
+    }
+
+    /// Reads plain bytes: inflated when the input is gzip (told by its first two bytes).
+    private func readSome(into destination: UnsafeMutablePointer<UInt8>, count: Int) throws -> Int {
+        if let inflater { return try inflater.inflate(into: destination, count: count, readRaw: readRaw) }
+        guard !sniffed else { return try readRaw(into: destination, count: count) }
+        sniffed = true
+        // A pipe may hand out a single byte first: gather two before deciding.
+        var n = try readRaw(into: destination, count: count)
+        while n == 1 {
+            let more = try readRaw(into: destination + 1, count: count - 1)
+            if more == 0 { break }
+            n += more
+        }
+        guard n >= 2, destination[0] == 0x1F, destination[1] == 0x8B else { return n }
+        let started = try GzipInflater(name: name, prefix: UnsafeBufferPointer(start: destination, count: n))
+        inflater = started
+        return try started.inflate(into: destination, count: count, readRaw: readRaw)
+    }
+
+    /// Reads bytes as stored; 0 at the end of the input.
+    private func readRaw(into destination: UnsafeMutablePointer<UInt8>, count: Int) throws -> Int {
         while true {
             if let shouldStop, totalBytes == nil {
                 // A pipe may stall for long: wait in short slices so an abandoned read can end.
@@ -97,9 +136,8 @@ public final class ByteReader {
                 if shouldStop() { throw CatalogError(.ioError, "\(name): reading stopped") }
                 if polled == 0 || (polled < 0 && errno == EINTR) { continue }
             }
-            let n = read(fd, buffer + end, capacity - end)
-            if n > 0 { end += n; return true }
-            if n == 0 { atEOF = true; return false }
+            let n = read(fd, destination, count)
+            if n >= 0 { return n }
             if errno == EINTR { continue }
             throw CatalogError(.ioError, "cannot read \(name): \(String(cString: strerror(errno)))")
         }

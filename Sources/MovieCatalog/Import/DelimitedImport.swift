@@ -6,8 +6,11 @@ extension Importer {
             throw CatalogError(.dataError, "\(input.name):1: empty file: expected a header row naming the columns")
         }
         let header = reader.strings()
-        let (columns, ignored) = try mapping.resolve(header: header, source: "\(input.name):\(reader.recordLine)")
-        ignore(ignored)
+        let (plan, columns, ignored) = try ImportPlan.make(header: header, source: "\(input.name):\(reader.recordLine)",
+                                                           options: options)
+        describe(plan, ignored: ignored)
+        // Rows left out are skipped while scanning, before any field is read.
+        reader.conditions = plan.conditions
         let columnOf = MovieField.allCases.map { columns[$0] }
         let nullMarker = dialect == .tsv ? "\\N" : nil
         let name = input.name
@@ -16,8 +19,12 @@ extension Importer {
             let reader = handoff.value
             return { batch in
                 guard try reader.next() else { return false }
+                if reader.isFilteredOut {
+                    batch.filtered += 1
+                    return true
+                }
                 batch.append(Importer.decode(reader, file: name, fieldCount: header.count, columnOf: columnOf,
-                                             nullMarker: nullMarker), raw: reader.strings())
+                                             nullMarker: nullMarker, plan: plan), raw: reader.strings())
                 return true
             }
         }
@@ -25,7 +32,7 @@ extension Importer {
 
     /// Validates the reader's current record.
     static func decode(_ reader: DelimitedReader, file: String, fieldCount: Int, columnOf: [Int?],
-                       nullMarker: String?) -> DecodedRow {
+                       nullMarker: String?, plan: ImportPlan) -> DecodedRow {
         let line = reader.recordLine
         if reader.fieldCount != fieldCount {
             return .invalid([ImportProblem(file: file, line: line, field: "record",
@@ -35,12 +42,17 @@ extension Importer {
             return .invalid([ImportProblem(file: file, line: line, field: "record", reason: "contains a NUL byte")])
         }
         return reader.withRecord { record in
-            RowDecoder.decode(file: file, line: line) { field in
+            func cell(_ field: MovieField) -> Cell {
                 guard let column = columnOf[field.rawValue] else { return .absent }
                 guard let text = record.string(column) else { return .invalidUTF8 }
                 if text.isEmpty || text == nullMarker { return .null }
                 return .text(text)
             }
+            if plan.rules.isEmpty { return RowDecoder.decode(file: file, line: line, required: plan.required, cell: cell) }
+            // A layout's rules see the whole row (a MovieLens title gives the year too).
+            var cells = MovieField.allCases.map(cell)
+            for rule in plan.rules { rule.apply(to: &cells) }
+            return RowDecoder.decode(file: file, line: line, required: plan.required) { cells[$0.rawValue] }
         }
     }
 }

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Reads CSV (RFC 4180) or TSV records from a `ByteReader`, one record at a time.
 ///
 /// Field bytes are copied into one reusable buffer per record, so memory stays flat
@@ -17,6 +23,13 @@ public final class DelimitedReader {
     public private(set) var recordLine = 0
     /// True when the current record holds a NUL byte.
     public private(set) var hasNUL = false
+    /// True when the current record fails a condition (`--where`): it is left out unread.
+    public private(set) var isFilteredOut = false
+    /// Conditions on columns, by column: a TSV record failing one is skipped to its line end at
+    /// once, so rows left out cost little more than finding their end.
+    var conditions: [RowCondition] = [] {
+        didSet { conditions.sort { $0.column < $1.column } }
+    }
     private var line = 1
     private var started = false
 
@@ -82,6 +95,7 @@ public final class DelimitedReader {
             storage.removeAll(keepingCapacity: true)
             fieldEnds.removeAll(keepingCapacity: true)
             hasNUL = false
+            isFilteredOut = false
             recordLine = line
             guard try readRecord() else { return false }
             // A blank line is one empty field: skip it rather than report a record.
@@ -124,9 +138,25 @@ public final class DelimitedReader {
         var quoteLine = 0
         var sawAny = false
         var sawNUL = false
+        var filteredOut = false
+        let watch = conditions
+        var nextWatch = 0
+        var watchColumn = watch.first?.column ?? Int.max
         defer {
             input.position = pos
             hasNUL = sawNUL
+            isFilteredOut = filteredOut
+        }
+        /// Checks the field just ended against its condition, if it has one; false when it fails.
+        func fieldPasses() -> Bool {
+            let index = fieldEnds.count - 1
+            guard index == watchColumn else { return true }
+            let start = index == 0 ? 0 : fieldEnds[index - 1]
+            let passes = storage.withUnsafeBufferPointer { watch[nextWatch].accepts(UnsafeBufferPointer(rebasing: $0[start...])) }
+            nextWatch += 1
+            watchColumn = nextWatch < watch.count ? watch[nextWatch].column : Int.max
+            if !passes { watchColumn = Int.max }
+            return passes
         }
 
         while true {
@@ -141,6 +171,7 @@ public final class DelimitedReader {
                     }
                     if !sawAny { return false }
                     fieldEnds.append(storage.count)
+                    if !fieldPasses() { filteredOut = true }
                     return true
                 }
             }
@@ -178,6 +209,16 @@ public final class DelimitedReader {
                 fieldEnds.append(storage.count)
                 fieldStart = true
                 afterQuote = false
+                if !fieldPasses() {
+                    filteredOut = true
+                    if !quoting {
+                        // TSV has no quoting: the record ends at the next line break.
+                        input.position = pos
+                        try skipLine()
+                        buf = input.buffer; pos = input.position; end = input.end
+                        return true
+                    }
+                }
                 continue
             }
             if byte == lf || byte == cr {
@@ -192,6 +233,7 @@ public final class DelimitedReader {
                 }
                 line += 1
                 fieldEnds.append(storage.count)
+                if !fieldPasses() { filteredOut = true }
                 return true
             }
             if afterQuote {
@@ -214,6 +256,36 @@ public final class DelimitedReader {
             }
             storage.append(contentsOf: UnsafeBufferPointer(start: buf + pos - 1, count: runEnd - pos + 1))
             pos = runEnd
+        }
+    }
+
+    /// Moves past the rest of the current line (LF, CRLF or a lone CR), counting it.
+    private func skipLine() throws {
+        while true {
+            let start = input.buffer + input.position
+            let count = input.end - input.position
+            let lf = memchr(start, 0x0A, count).map { $0.assumingMemoryBound(to: UInt8.self) - start }
+            // A lone CR before the LF also ends the line (the reader takes CR-only files).
+            if let cr = memchr(start, 0x0D, lf ?? count).map({ $0.assumingMemoryBound(to: UInt8.self) - start }) {
+                if cr + 1 < count || lf != nil {
+                    input.position += cr + 1
+                    if cr + 1 < count && start[cr + 1] == 0x0A { input.position += 1 }
+                    line += 1
+                    return
+                }
+                // The CR is the last byte read: whether an LF follows needs the next read.
+                input.position += cr + 1
+                line += 1
+                if try input.refill(), input.position < input.end, input.buffer[input.position] == 0x0A { input.position += 1 }
+                return
+            }
+            if let lf {
+                input.position += lf + 1
+                line += 1
+                return
+            }
+            input.position = input.end
+            guard try input.refill() else { return }
         }
     }
 }

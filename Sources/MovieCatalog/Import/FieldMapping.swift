@@ -4,12 +4,16 @@ public struct FieldMapping: Sendable {
     public let overrides: [MovieField: String]
     private let fieldByKey: [String: MovieField]
 
-    /// Creates a mapping from the built-in aliases plus `--map` overrides.
-    public init(overrides: [MovieField: String] = [:]) {
+    /// Creates a mapping from a layout's columns (else the built-in aliases) plus `--map` overrides.
+    public init(overrides: [MovieField: String] = [:], layout: ImportLayout? = nil) {
         self.overrides = overrides
         var byKey: [String: MovieField] = [:]
-        for field in MovieField.allCases where overrides[field] == nil {
-            for alias in field.aliases { byKey[alias.lowercased()] = field }
+        if let layout {
+            for (column, field) in layout.mapping where overrides[field] == nil { byKey[column.lowercased()] = field }
+        } else {
+            for field in MovieField.allCases where overrides[field] == nil {
+                for alias in field.aliases { byKey[alias.lowercased()] = field }
+            }
         }
         // An override wins over every alias, including another field's.
         for (field, column) in overrides { byKey[column.lowercased()] = field }
@@ -37,27 +41,4 @@ public struct FieldMapping: Sendable {
 
     /// The field a column or key feeds, if any.
     public func field(for key: String) -> MovieField? { fieldByKey[key.lowercased()] }
-
-    /// Resolves a header: the column index of each field, and the ignored columns.
-    /// A missing title column, or a `--map` column the header lacks, is a data error.
-    public func resolve(header: [String], source: String) throws -> (columns: [MovieField: Int], ignored: [String]) {
-        var columns: [MovieField: Int] = [:]
-        var ignored: [String] = []
-        for (index, name) in header.enumerated() {
-            let key = name.trimmingWhitespace()
-            if let field = field(for: key), columns[field] == nil {
-                columns[field] = index
-            } else {
-                ignored.append(key)
-            }
-        }
-        let found = header.map { "'\($0)'" }.joined(separator: ", ")
-        for (field, column) in overrides where columns[field] == nil {
-            throw CatalogError(.dataError, "\(source): --map \(field.name)=\(column): no column '\(column)'; the columns are \(found)")
-        }
-        guard columns[.title] != nil else {
-            throw CatalogError(.dataError, "\(source): no title column (title or primaryTitle, or use --map title=COLUMN); the columns are \(found)")
-        }
-        return (columns, ignored)
-    }
 }

@@ -2,9 +2,11 @@
 public enum ImportFormat: String, CaseIterable, Sendable {
     case csv, tsv, json, jsonl
 
-    /// The format a file name's extension implies, if any.
+    /// The format a file name's extension implies, if any; `.gz` is looked through
+    /// (`title.basics.tsv.gz` is TSV).
     public static func from(path: String) -> ImportFormat? {
-        let lower = path.lowercased()
+        var lower = path.lowercased()
+        if lower.hasSuffix(".gz") { lower.removeLast(3) }
         guard let dot = lower.lastIndex(of: "."), !lower[dot...].contains("/") else { return nil }
         switch lower[lower.index(after: dot)...] {
         case "csv": return .csv
@@ -30,8 +32,12 @@ public enum BulkLoad: Sendable {
 public struct ImportOptions: Sendable {
     /// The input format, or nil to tell it from each file's extension.
     public var format: ImportFormat?
-    /// Which columns or keys feed which fields.
+    /// Which columns or keys feed which fields (`--map`).
     public var mapping = FieldMapping()
+    /// Known layouts: recognised from the header, forced, or off (`--layout`).
+    public var layout = LayoutChoice.automatic
+    /// Rows to keep (`--where`), over a layout's defaults.
+    public var wheres: [WhereClause] = []
     /// What to do with a movie already in the catalog.
     public var onDuplicate = DuplicatePolicy.update
     /// Whether to import the valid rows and skip invalid ones.
@@ -53,6 +59,8 @@ public struct ImportCounts: Sendable, Equatable {
     public var read = 0, inserted = 0, updated = 0, skipped = 0, rejected = 0, repeated = 0
     /// Update-only rows whose movie the catalog does not have.
     public var notInCatalog = 0
+    /// Rows left out by `--where` (or a layout's default).
+    public var filtered = 0
 
     /// Creates zero counts.
     public init() {}
@@ -66,6 +74,7 @@ public struct ImportCounts: Sendable, Equatable {
         sum.rejected = a.rejected + b.rejected
         sum.repeated = a.repeated + b.repeated
         sum.notInCatalog = a.notInCatalog + b.notInCatalog
+        sum.filtered = a.filtered + b.filtered
         return sum
     }
 }
@@ -80,6 +89,8 @@ public struct ImportReport: Sendable {
         public var counts = ImportCounts()
         /// Input columns (or JSON keys) that feed no field.
         public var ignoredColumns: [String] = []
+        /// The layout and `--where` in force (`IMDb title.basics layout; where titleType=movie`).
+        public var note: String?
         /// Wall time spent on the file.
         public var seconds = 0.0
     }
@@ -106,6 +117,7 @@ public struct ImportReport: Sendable {
         for file in files {
             // One input: its line carries the whole time, commit included.
             lines.append(Self.line(file.name, file.counts, seconds: files.count == 1 ? totalSeconds : file.seconds))
+            if let note = file.note { lines.append("\(file.name): \(note)") }
             if !file.ignoredColumns.isEmpty {
                 lines.append("\(file.name): ignored columns: \(file.ignoredColumns.joined(separator: ", "))")
             }
@@ -119,6 +131,7 @@ public struct ImportReport: Sendable {
     static func line(_ name: String, _ c: ImportCounts, seconds: Double) -> String {
         var text = "\(name): \(count(c.read, "row")) read, \(NumberText.grouped(c.inserted)) inserted, "
             + "\(NumberText.grouped(c.updated)) updated, \(NumberText.grouped(c.skipped)) skipped, \(NumberText.grouped(c.rejected)) rejected"
+        if c.filtered > 0 { text += ", \(NumberText.grouped(c.filtered)) filtered" }
         if c.notInCatalog > 0 { text += ", \(NumberText.grouped(c.notInCatalog)) not in catalog" }
         if c.repeated > 0 { text += ", \(NumberText.grouped(c.repeated)) repeated in the input (last one kept)" }
         return text + " in \(Self.seconds(seconds)) (\(NumberText.grouped(rate(c.read, seconds))) rows/s)"

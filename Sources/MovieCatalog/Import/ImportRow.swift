@@ -62,8 +62,9 @@ public enum DecodedRow: Equatable, Sendable {
 
 /// Turns cells into a validated `ImportRow`, collecting every problem of the row.
 public enum RowDecoder {
-    /// Decodes one record; `cell` gives each field's raw value.
-    public static func decode(file: String, line: Int, cell: (MovieField) -> Cell) -> DecodedRow {
+    /// Decodes one record; `cell` gives each field's raw value. Every row needs the `required`
+    /// field: the title, or the IMDb id of an update-only input.
+    public static func decode(file: String, line: Int, required: MovieField = .title, cell: (MovieField) -> Cell) -> DecodedRow {
         var problems: [ImportProblem] = []
         var present = MovieFields()
         var movie = Movie(title: "")
@@ -103,9 +104,10 @@ public enum RowDecoder {
             case .invalidUTF8: problem(field, "invalid UTF-8")
             }
         }
-        if movie.title.isEmpty && !problems.contains(where: { $0.field == MovieField.title.name }) {
-            let reason = present.contains(.title) ? "is blank" : "is missing"
-            problems.insert(ImportProblem(file: file, line: line, field: MovieField.title.name, reason: reason), at: 0)
+        let missing = required == .title ? movie.title.isEmpty : movie[required] == .null
+        if missing && !problems.contains(where: { $0.field == required.name }) {
+            let reason = present.contains(required) ? "is blank" : "is missing"
+            problems.insert(ImportProblem(file: file, line: line, field: required.name, reason: reason), at: 0)
         }
         guard problems.isEmpty else { return .invalid(problems) }
         return .valid(ImportRow(line: line, movie: movie, present: present))

@@ -3,7 +3,7 @@ public final class Importer {
     private let catalog: Catalog
     let options: ImportOptions
     private let progress: Progress
-    private var report = ImportReport()
+    var report = ImportReport()
     private var writer: ImportWriter?
     private var rejects: RejectsWriter?
     /// Rows stop being written at the first invalid one unless `--skip-invalid`; validation goes on.
@@ -163,6 +163,8 @@ public final class Importer {
     func handle(_ batch: ParsedBatch, from input: ByteReader, header: [String]) throws {
         // Counted locally and added once: the report is not touched per row.
         var counts = ImportCounts()
+        counts.read = batch.filtered
+        counts.filtered = batch.filtered
         defer { report.files[report.files.count - 1].counts = report.files[report.files.count - 1].counts + counts }
         let file = input.name
         // The writer reads appended rows from the batch itself, in place: no copy per row.
@@ -186,5 +188,9 @@ public final class Importer {
         report.files[report.files.count - 1].ignoredColumns = columns
     }
 
-    var mapping: FieldMapping { options.mapping }
+    /// Records how the current file is read: its layout, `--where` and ignored columns.
+    func describe(_ plan: ImportPlan, ignored: [String]) {
+        report.files[report.files.count - 1].note = plan.note
+        ignore(ignored)
+    }
 }

@@ -1,30 +1,77 @@
 /// JSON array and JSON Lines input for the importer: one object per record, keys mapped to fields.
 extension Importer {
     func importJSON(_ input: ByteReader, mode: JSONRecordReader.Mode) throws {
-        let mapping = self.mapping
+        let options = self.options
         let name = input.name
         ignore(try streamRows(from: input, header: MovieField.allCases.map(\.name)) { input in
             let reader = JSONRecordReader(reader: input, mode: mode)
+            var plan: ImportPlan?
             var fieldOfKey: [String: MovieField?] = [:]
+            /// The `--where` keys some record had, by lower-cased key.
+            var conditionKeysSeen: Set<String> = []
             return { batch in
-                guard let record = try reader.next() else { return false }
+                guard let record = try reader.next() else {
+                    try Importer.checkConditionKeys(plan, seen: conditionKeysSeen, options: options, file: name)
+                    return false
+                }
+                if plan == nil {
+                    let made = ImportPlan.make(keys: record.members.map(\.key), options: options)
+                    plan = made
+                    batch.note = made.note
+                }
+                let plan = plan!
+                if !plan.conditions.isEmpty
+                    && !Importer.passes(record, plan.conditions, seen: &conditionKeysSeen) {
+                    batch.filtered += 1
+                    return true
+                }
                 var cells = [Cell](repeating: .absent, count: MovieField.allCases.count)
                 for member in record.members {
                     let field: MovieField?
                     if let cached = fieldOfKey[member.key] {
                         field = cached
                     } else {
-                        field = mapping.field(for: member.key)
+                        field = plan.mapping.field(for: member.key)
                         fieldOfKey[member.key] = field
-                        if field == nil { batch.ignored.append(member.key) }
+                        if field == nil && !plan.conditions.contains(where: { $0.name.lowercased() == member.key.lowercased() }) {
+                            batch.ignored.append(member.key)
+                        }
                     }
                     if let field { cells[field.rawValue] = Importer.cell(member.value) }
                 }
-                batch.append(RowDecoder.decode(file: name, line: record.line) { cells[$0.rawValue] },
+                for rule in plan.rules { rule.apply(to: &cells) }
+                batch.append(RowDecoder.decode(file: name, line: record.line, required: plan.required) { cells[$0.rawValue] },
                              raw: cells.map(Importer.rawText))
                 return true
             }
         })
+    }
+
+    /// Whether a record's keys hold allowed values for every condition (a missing key does not).
+    static func passes(_ record: JSONRecord, _ conditions: [RowCondition], seen: inout Set<String>) -> Bool {
+        var passes = true
+        for condition in conditions {
+            let key = condition.name.lowercased()
+            guard let member = record.members.first(where: { $0.key.lowercased() == key }) else {
+                passes = false
+                continue
+            }
+            seen.insert(key)
+            switch member.value {
+            case .string(let text), .number(let text): if !condition.accepts(text) { passes = false }
+            case .bool(let flag): if !condition.accepts(flag ? "true" : "false") { passes = false }
+            case .null, .array, .object: passes = false
+            }
+        }
+        return passes
+    }
+
+    /// A `--where` key no record had is an error, as a column a header lacks is.
+    static func checkConditionKeys(_ plan: ImportPlan?, seen: Set<String>, options: ImportOptions, file: String) throws {
+        guard plan != nil else { return }   // no record at all: nothing to hold against the keys
+        for clause in options.wheres where clause.values != nil && !seen.contains(clause.column.lowercased()) {
+            throw CatalogError(.dataError, "\(file): --where \(clause.column): no record has the key '\(clause.column)'")
+        }
     }
 
     /// A JSON value as an input cell.

@@ -15,6 +15,10 @@ struct ParsedBatch: Sendable {
     var bytesConsumed = 0
     /// JSON keys first seen in this batch that feed no field.
     var ignored: [String] = []
+    /// Records left out by `--where` (counted, never validated).
+    var filtered = 0
+    /// The layout and `--where` in force, once known (JSON: from the first record).
+    var note: String?
     /// The fields of each valid row as read, kept only for `--rejects` (a valid row may still be
     /// rejected when stored: an ambiguous title and year).
     private var validRaw: [[String]]?
@@ -61,12 +65,12 @@ extension Importer {
             var batch = ParsedBatch(keepRaw: keepRaw)
             while try produce(&batch) {
                 if batch.entries.count == ParsedBatch.size {
-                    batch.bytesConsumed = input.bytesConsumed
+                    batch.bytesConsumed = input.storedBytesConsumed
                     guard emit(batch) else { return }
                     batch = ParsedBatch(keepRaw: keepRaw)
                 }
             }
-            batch.bytesConsumed = input.bytesConsumed
+            batch.bytesConsumed = input.storedBytesConsumed
             _ = emit(batch)
         }
         defer {
@@ -76,6 +80,7 @@ extension Importer {
         var ignored: [String] = []
         while let batch = try ahead.next() {
             ignored += batch.ignored
+            if let note = batch.note { report.files[report.files.count - 1].note = note }
             try handle(batch, from: input, header: header)
             ahead.recycle(batch)
         }

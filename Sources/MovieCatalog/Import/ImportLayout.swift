@@ -1,0 +1,78 @@
+/// A known layout of a published movie list (SPEC section 7), as data: how it is recognised,
+/// which columns feed which fields, which rows it keeps by default, and its value rules.
+///
+/// The next layout is one more entry in `all`.
+public struct ImportLayout: Sendable, Equatable {
+    /// The name `--layout` takes (`imdb-basics`).
+    public let name: String
+    /// How the report names it (`IMDb title.basics layout`).
+    public let title: String
+    /// Recognised when the header has all of these (any case)...
+    let keyColumns: [String]
+    /// ...and none of these.
+    let absentColumns: [String]
+    /// Column -> field. A layout's mapping replaces the plain aliases: its other columns
+    /// (a Letterboxd `Rating`, the user's own stars) are ignored.
+    let mapping: [(column: String, field: MovieField)]
+    /// Rows kept by default: column -> allowed values (`--where` overrides per column).
+    let defaultWhere: [(column: String, values: [String])]
+    /// Value rules applied to its cells before validation.
+    let rules: [ValueRule]
+
+    /// A value rule of a layout.
+    enum ValueRule: Sendable, Equatable {
+        /// MovieLens: the title's trailing `(1995)` is the year, and a trailing `, The`, `, A` or
+        /// `, An` of the rest (before any parenthesised alternative title) moves to the front.
+        case yearInTitle
+        /// A genres cell of exactly this text means no genres (`(no genres listed)`).
+        case noGenres(String)
+    }
+
+    public static func == (a: ImportLayout, b: ImportLayout) -> Bool { a.name == b.name }
+
+    /// Every known layout.
+    public static let all: [ImportLayout] = [
+        ImportLayout(
+            name: "imdb-basics", title: "IMDb title.basics layout",
+            keyColumns: ["tconst", "titleType", "primaryTitle"], absentColumns: [],
+            mapping: [("tconst", .imdbID), ("primaryTitle", .title), ("startYear", .year),
+                      ("runtimeMinutes", .duration), ("genres", .genres)],
+            defaultWhere: [("titleType", ["movie", "tvMovie"]), ("isAdult", ["0"])], rules: []),
+        ImportLayout(
+            name: "imdb-ratings", title: "IMDb title.ratings layout",
+            keyColumns: ["tconst", "averageRating", "numVotes"], absentColumns: ["primaryTitle", "title"],
+            mapping: [("tconst", .imdbID), ("averageRating", .rating), ("numVotes", .votes)],
+            defaultWhere: [], rules: []),
+        ImportLayout(
+            name: "imdb-list", title: "IMDb list export layout",
+            keyColumns: ["Const", "Title", "Title Type"], absentColumns: [],
+            mapping: [("Const", .imdbID), ("Title", .title), ("Year", .year), ("Genres", .genres),
+                      ("IMDb Rating", .rating), ("Runtime (mins)", .duration), ("Num Votes", .votes)],
+            // Exports have written both spellings of a TV movie.
+            defaultWhere: [("Title Type", ["movie", "tvMovie", "TV Movie"])], rules: []),
+        ImportLayout(
+            name: "letterboxd", title: "Letterboxd export layout",
+            keyColumns: ["Name", "Year", "Letterboxd URI"], absentColumns: [],
+            mapping: [("Name", .title), ("Year", .year)],
+            defaultWhere: [], rules: []),
+        ImportLayout(
+            name: "movielens", title: "MovieLens movies.csv layout",
+            keyColumns: ["movieId", "title", "genres"], absentColumns: ["year"],
+            mapping: [("title", .title), ("genres", .genres), ("imdbId", .imdbID)],
+            defaultWhere: [], rules: [.yearInTitle, .noGenres("(no genres listed)")]),
+    ]
+
+    /// The layout named `name` (any case).
+    public static func named(_ name: String) -> ImportLayout? {
+        all.first { $0.name == name.lowercased() }
+    }
+
+    /// The layout a header has: the first whose key columns are all there (and absent ones not).
+    static func recognise(_ header: [String]) -> ImportLayout? {
+        let names = Set(header.map { $0.trimmingWhitespace().lowercased() })
+        return all.first { layout in
+            layout.keyColumns.allSatisfy { names.contains($0.lowercased()) }
+                && !layout.absentColumns.contains { names.contains($0.lowercased()) }
+        }
+    }
+}

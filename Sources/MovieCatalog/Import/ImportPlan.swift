@@ -1,0 +1,169 @@
+/// `--layout`: recognise known layouts from the header, force one, or use plain aliases only.
+public enum LayoutChoice: Sendable, Equatable {
+    case automatic
+    case none
+    case forced(ImportLayout)
+}
+
+/// One `--where COLUMN=VALUE[,VALUE...]`: the column keeps one of the values (`*`: any).
+public struct WhereClause: Sendable, Equatable {
+    /// The column (header name or JSON key), any case.
+    public let column: String
+    /// The values it may hold (ASCII case ignored), or nil for `*` (every value).
+    public let values: [String]?
+
+    /// Parses `--where` values; a bad one is a usage error naming it.
+    public static func parse(_ texts: [String]) throws -> [WhereClause] {
+        try texts.map { text in
+            guard let equals = text.firstIndex(of: "="), equals != text.startIndex,
+                  !text[text.index(after: equals)...].isEmpty else {
+                throw CatalogError(.usage, "invalid --where '\(text)': expected COLUMN=VALUE[,VALUE...] or COLUMN=*")
+            }
+            let column = String(text[..<equals]).trimmingWhitespace()
+            let rest = String(text[text.index(after: equals)...])
+            return WhereClause(column: column, values: rest == "*" ? nil : rest.split(separator: ",").map(String.init))
+        }
+    }
+}
+
+/// A condition on one input column: its value is one of `values`, ASCII case ignored.
+struct RowCondition: Sendable {
+    /// The column's index in the header (delimited input).
+    let column: Int
+    /// The column's name as the input writes it (or the JSON key).
+    let name: String
+    /// The allowed values as given.
+    let values: [String]
+    /// The allowed values' bytes, ASCII lower-cased.
+    private let lowered: [[UInt8]]
+
+    init(column: Int, name: String, values: [String]) {
+        self.column = column
+        self.name = name
+        self.values = values
+        lowered = values.map { Array($0.utf8).map(RowCondition.lower) }
+    }
+
+    /// Whether a cell's bytes are one of the values.
+    @inline(__always)
+    func accepts(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        lowered.contains { value in
+            value.count == bytes.count && zip(value, bytes).allSatisfy { $0 == RowCondition.lower($1) }
+        }
+    }
+
+    /// Whether a text is one of the values.
+    func accepts(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { accepts($0) }
+    }
+
+    @inline(__always)
+    static func lower(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
+}
+
+/// How one input is read: the layout, which column feeds which field, which rows are kept.
+struct ImportPlan {
+    /// The recognised or forced layout, if any.
+    let layout: ImportLayout?
+    /// Column (or key) -> field.
+    let mapping: FieldMapping
+    /// The rows kept: all conditions hold.
+    let conditions: [RowCondition]
+    /// An input with IMDb ids and no titles only updates stored movies.
+    let updateOnly: Bool
+
+    /// The layout's value rules.
+    var rules: [ImportLayout.ValueRule] { layout?.rules ?? [] }
+
+    /// The field every row needs: the title, or the IMDb id of an update-only input.
+    var required: MovieField { updateOnly ? .imdbID : .title }
+
+    /// `IMDb title.basics layout; where titleType=movie,tvMovie isAdult=0`, or nil when neither applies.
+    var note: String? {
+        var parts: [String] = []
+        if let layout { parts.append(layout.title) }
+        if !conditions.isEmpty {
+            parts.append("where " + conditions.map { "\($0.name)=\($0.values.joined(separator: ","))" }.joined(separator: " "))
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: "; ")
+    }
+
+    /// The layout for `header` (the column names, or the keys of a JSON input's first record).
+    static func layout(for header: [String], choice: LayoutChoice) -> ImportLayout? {
+        switch choice {
+        case .none: return nil
+        case .forced(let layout): return layout
+        case .automatic: return ImportLayout.recognise(header)
+        }
+    }
+
+    /// The conditions in force: the layout's defaults, each column's replaced by `--where`, `*` lifting it.
+    static func clauses(layout: ImportLayout?, wheres: [WhereClause]) -> [(column: String, values: [String], given: Bool)] {
+        var result: [(column: String, values: [String], given: Bool)] = []
+        for (column, values) in layout?.defaultWhere ?? [] where !wheres.contains(where: { $0.column.lowercased() == column.lowercased() }) {
+            result.append((column, values, false))
+        }
+        // Repeating a column adds values to it; `*` anywhere lifts it.
+        var order: [String] = []
+        var byColumn: [String: (name: String, values: [String]?)] = [:]
+        for clause in wheres {
+            let key = clause.column.lowercased()
+            if byColumn[key] == nil { order.append(key); byColumn[key] = (clause.column, []) }
+            if let values = clause.values, let existing = byColumn[key]?.values {
+                byColumn[key] = (byColumn[key]!.name, existing + values)
+            } else {
+                byColumn[key] = (byColumn[key]!.name, nil)
+            }
+        }
+        for key in order { if let values = byColumn[key]!.values { result.append((byColumn[key]!.name, values, true)) } }
+        return result
+    }
+
+    /// The plan for a delimited input's header; `source` is `file:line` for messages.
+    static func make(header rawHeader: [String], source: String, options: ImportOptions) throws -> (plan: ImportPlan, columns: [MovieField: Int], ignored: [String]) {
+        let header = rawHeader.map { $0.trimmingWhitespace() }
+        let found = rawHeader.map { "'\($0)'" }.joined(separator: ", ")
+        let layout = Self.layout(for: header, choice: options.layout)
+        let mapping = FieldMapping(overrides: options.mapping.overrides, layout: layout)
+        var conditions: [RowCondition] = []
+        for (column, values, given) in clauses(layout: layout, wheres: options.wheres) {
+            guard let index = header.firstIndex(where: { $0.lowercased() == column.lowercased() }) else {
+                // A layout's default for a column this file lacks cannot apply; a --where must.
+                if !given { continue }
+                throw CatalogError(.dataError, "\(source): --where \(column): no column '\(column)'; the columns are \(found)")
+            }
+            conditions.append(RowCondition(column: index, name: header[index], values: values))
+        }
+        var columns: [MovieField: Int] = [:]
+        var ignored: [String] = []
+        for (index, name) in header.enumerated() {
+            if let field = mapping.field(for: name), columns[field] == nil {
+                columns[field] = index
+            } else if !conditions.contains(where: { $0.column == index }) {
+                ignored.append(name)
+            }
+        }
+        for (field, column) in options.mapping.overrides where columns[field] == nil {
+            throw CatalogError(.dataError, "\(source): --map \(field.name)=\(column): no column '\(column)'; the columns are \(found)")
+        }
+        let updateOnly = columns[.title] == nil && columns[.imdbID] != nil
+        guard columns[.title] != nil || updateOnly else {
+            throw CatalogError(.dataError, "\(source): no title column (title or primaryTitle, or use --map title=COLUMN); the columns are \(found)")
+        }
+        return (ImportPlan(layout: layout, mapping: mapping, conditions: conditions, updateOnly: updateOnly), columns, ignored)
+    }
+
+    /// The plan for a JSON input, from its first record's keys (JSON has no header): the layout
+    /// those keys have, conditions by key, update-only when it has IMDb ids and no titles.
+    static func make(keys: [String], options: ImportOptions) -> ImportPlan {
+        let layout = Self.layout(for: keys, choice: options.layout)
+        let mapping = FieldMapping(overrides: options.mapping.overrides, layout: layout)
+        let conditions = clauses(layout: layout, wheres: options.wheres).map {
+            RowCondition(column: -1, name: $0.column, values: $0.values)
+        }
+        let fields = Set(keys.compactMap(mapping.field(for:)))
+        return ImportPlan(layout: layout, mapping: mapping, conditions: conditions,
+                          updateOnly: !fields.contains(.title) && fields.contains(.imdbID))
+    }
+}

@@ -1,0 +1,51 @@
+/// What a layout's value rules do to a row's cells before they are validated.
+extension ImportLayout.ValueRule {
+    /// Applies the rule to a row's cells, indexed by `MovieField.rawValue`.
+    func apply(to cells: inout [Cell]) {
+        switch self {
+        case .noGenres(let marker):
+            if case .text(let text) = cells[MovieField.genres.rawValue], text.trimmingWhitespace() == marker {
+                cells[MovieField.genres.rawValue] = .null
+            }
+        case .yearInTitle:
+            guard case .text(let text) = cells[MovieField.title.rawValue],
+                  let (title, year) = ImportLayout.ValueRule.splitYear(text) else { return }
+            cells[MovieField.title.rawValue] = .text(ImportLayout.ValueRule.articleFirst(title))
+            switch cells[MovieField.year.rawValue] {
+            case .absent, .null: cells[MovieField.year.rawValue] = .text(year)
+            default: break
+            }
+        }
+    }
+
+    /// `Toy Story (1995)` -> (`Toy Story`, `1995`); nil without a trailing four-digit year.
+    static func splitYear(_ raw: String) -> (String, String)? {
+        let text = raw.trimmingWhitespace()
+        let bytes = Array(text.utf8)
+        guard bytes.count >= 6, bytes[bytes.count - 1] == UInt8(ascii: ")"), bytes[bytes.count - 6] == UInt8(ascii: "("),
+              bytes[(bytes.count - 5)..<(bytes.count - 1)].allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }
+        let title = String(decoding: bytes[..<(bytes.count - 6)], as: UTF8.self).trimmingWhitespace()
+        guard !title.isEmpty else { return nil }
+        return (title, String(decoding: bytes[(bytes.count - 5)..<(bytes.count - 1)], as: UTF8.self))
+    }
+
+    /// `American President, The` -> `The American President`; the article of the main title
+    /// moves, before any parenthesised alternative title:
+    /// `City of Lost Children, The (Cité des enfants perdus, La)` -> `The City of Lost Children (Cité des enfants perdus, La)`.
+    static func articleFirst(_ title: String) -> String {
+        let main: Substring, alternative: Substring
+        if let open = title.firstRange(of: " (") {
+            main = title[..<open.lowerBound]
+            alternative = title[open.lowerBound...]
+        } else {
+            main = title[...]
+            alternative = ""
+        }
+        for article in ["The", "A", "An"] where main.hasSuffix(", " + article) {
+            let rest = main.dropLast(article.count + 2)
+            guard !rest.isEmpty else { return title }
+            return article + " " + rest + alternative
+        }
+        return title
+    }
+}

@@ -1,0 +1,260 @@
+import Foundation
+import Testing
+
+/// Real lists as they are (SPEC section 7): each known layout imported end to end, unedited,
+/// and the catalog afterwards compared with what the file says; gzip; `--where` and `--layout`.
+@Suite struct LayoutTests {
+    /// Copies `Tests/Fixtures/layouts/NAME` into the sandbox.
+    static func fixture(_ box: Sandbox, _ name: String) throws {
+        try box.copyFixture("layouts/" + name)
+    }
+
+    /// title, year, rating, votes, duration, imdb_id and genre codes of every movie, by title, year and id.
+    static func catalog(_ box: Sandbox, db: String? = nil) throws -> [[String]] {
+        try box.rows("""
+            SELECT m.title, ifnull(m.year, ''), ifnull(m.rating, ''), ifnull(m.votes, ''), ifnull(m.duration_minutes, ''),
+                   ifnull(m.imdb_id, ''), (SELECT ifnull(group_concat(code, '|'), '') FROM
+                       (SELECT g.code FROM movie_genres mg JOIN genres g ON g.id = mg.genre_id WHERE mg.movie_id = m.id ORDER BY g.code))
+              FROM movies m ORDER BY m.title, m.year, m.imdb_id
+            """, db: db)
+    }
+
+    /// The movies and tvMovies of the basics fixture that are not adult, as the file writes them.
+    static let basicsKept: [[String]] = [
+        ["2001: A Space Odyssey", "1968", "", "", "149", "tt0062622", "adventure|sci-fi"],
+        ["Amélie", "2001", "", "", "122", "tt0211915", "comedy|romance"],
+        ["Carmen", "1915", "", "", "59", "tt0005074", "drama|romance"],
+        ["Carmen", "1915", "", "", "", "tt0005078", "comedy"],
+        ["Hamlet", "1948", "", "", "154", "tt0040416", "drama"],
+        ["Hamlet", "1948", "", "", "", "tt0040417", "drama"],
+        ["Heat", "1995", "", "", "170", "tt0113277", "action|crime|drama"],
+        ["Miss Jerry", "1894", "", "", "45", "tt0000009", "romance"],
+        ["Seven Samurai", "1954", "", "", "207", "tt0047478", "action|drama"],
+        ["Spirited Away", "2001", "", "", "125", "tt0245429", "adventure|animation|family"],
+        ["Sunset Blvd.", "1950", "", "", "110", "tt0043014", "drama|film-noir"],
+        ["The American President", "1995", "", "", "114", "tt0112346", "comedy|drama|romance"],
+        ["The Birth of a Nation", "1915", "", "", "195", "tt0004972", "drama|history|war"],
+        ["The Godfather", "1972", "", "", "175", "tt0068646", "crime|drama"],
+        ["The Shawshank Redemption", "1994", "", "", "142", "tt0111161", "drama"],
+        ["Toy Story", "1995", "", "", "81", "tt0114709", "adventure|animation|comedy"],
+        ["Untitled \"Project\", Part 2", "", "", "", "", "tt9999998", ""],
+    ]
+
+    @Test("IMDb title.basics: movies and TV movies kept, episodes, series, shorts, games and adult titles left out")
+    func basics() throws {
+        let box = try Sandbox()
+        try Self.fixture(box, "title.basics.tsv")
+        let run = try box.moviecat("import", "title.basics.tsv")
+        #expect(run.status == 0, "\(run)")
+        #expect(run.reports == [ReportLine(file: "title.basics.tsv", read: 25, inserted: 17, filtered: 8)], "\(run)")
+        #expect(run.errorLines.contains("title.basics.tsv: IMDb title.basics layout; where titleType=movie,tvMovie isAdult=0"), "\(run)")
+        #expect(run.errorLines.contains("title.basics.tsv: ignored columns: originalTitle, endYear"), "\(run)")
+        #expect(try Self.catalog(box) == Self.basicsKept)
+        #expect(try box.rows("SELECT code, name FROM genres WHERE code = 'film-noir'") == [["film-noir", "Film-Noir"]])
+    }
+
+    /// Basics then ratings: every kept movie with its rating and votes.
+    static func imdbCatalog(_ box: Sandbox) throws {
+        try Self.fixture(box, "title.basics.tsv")
+        try Self.fixture(box, "title.ratings.tsv")
+        try #require(try box.moviecat("import", "title.basics.tsv").status == 0)
+        let run = try box.moviecat("import", "title.ratings.tsv")
+        try #require(run.status == 0, "\(run)")
+        // Ratings of a short, a series and an episode: not in the catalog, and no error.
+        #expect(run.reports == [ReportLine(file: "title.ratings.tsv", read: 12, updated: 9, notInCatalog: 3)], "\(run)")
+        #expect(run.errorLines.contains("title.ratings.tsv: IMDb title.ratings layout"), "\(run)")
+    }
+
+    @Test("IMDb title.ratings gives the kept movies their rating and votes, and only updates")
+    func ratings() throws {
+        let box = try Sandbox()
+        try Self.imdbCatalog(box)
+        #expect(try box.rows("SELECT imdb_id, rating, votes FROM movies WHERE rating IS NOT NULL ORDER BY imdb_id") == [
+            ["tt0000009", "5.4", "230"], ["tt0005074", "6.0", "900"], ["tt0040416", "7.7", "20000"],
+            ["tt0040417", "6.1", "150"], ["tt0047478", "8.6", "370000"], ["tt0062622", "8.3", "720000"],
+            ["tt0068646", "9.2", "2100000"], ["tt0111161", "9.3", "3000000"], ["tt0113277", "8.3", "720000"],
+        ])
+        #expect(try box.scalar("SELECT count(*) FROM movies") == "17")
+        // A ratings row without an id is invalid; into an empty catalog everything is 'not in catalog'.
+        try box.write("bad.tsv", "tconst\taverageRating\tnumVotes\n\\N\t5.0\t10\n")
+        let bad = try box.moviecat("import", "bad.tsv")
+        #expect(bad.status == 65 && bad.errorLines.first == "bad.tsv:2: imdb_id: is blank", "\(bad)")
+        let empty = try Sandbox()
+        try Self.fixture(empty, "title.ratings.tsv")
+        #expect(try empty.moviecat("import", "title.ratings.tsv").reports
+                == [ReportLine(file: "title.ratings.tsv", read: 12, notInCatalog: 12)])
+    }
+
+    @Test("an IMDb export, then basics, then ratings, then the same again: the re-import inserts nothing")
+    func identityAcrossIMDbFiles() throws {
+        let box = try Sandbox()
+        try Self.fixture(box, "imdb-ratings-export.csv")
+        let export = try box.moviecat("import", "imdb-ratings-export.csv")
+        #expect(export.reports == [ReportLine(file: "imdb-ratings-export.csv", read: 6, inserted: 4, filtered: 2)], "\(export)")
+        #expect(export.errorLines.contains("imdb-ratings-export.csv: IMDb list export layout; where Title Type=movie,tvMovie,TV Movie"), "\(export)")
+        #expect(export.errorLines.contains("imdb-ratings-export.csv: ignored columns: Your Rating, Date Rated, Original Title, URL, Release Date, Directors"), "\(export)")
+        #expect(try box.rows("SELECT title, year, rating, votes, duration_minutes, imdb_id FROM movies WHERE imdb_id = 'tt0068646'")
+                == [["The Godfather", "1972", "9.2", "2100000", "175", "tt0068646"]])
+        #expect(try box.sql("SELECT group_concat(g.code) FROM movie_genres mg JOIN genres g ON g.id = mg.genre_id JOIN movies m ON m.id = mg.movie_id WHERE m.imdb_id = 'tt0088850'")
+                == ["action,adventure,family"], "a TV Movie spelled the new way is kept; 'Action, Adventure, Family' splits")
+        try Self.imdbCatalog(box)
+        // Two export movies are in basics (updated there), two are not (Die Hard, The Last Starfighter).
+        #expect(try box.scalar("SELECT count(*) FROM movies") == "19")
+        let before = try Self.catalog(box)
+        for file in ["imdb-ratings-export.csv", "title.basics.tsv", "title.ratings.tsv"] {
+            let again = try box.moviecat("import", file)
+            #expect(again.status == 0 && again.report(file)?.inserted == 0, "\(again)")
+        }
+        #expect(try Self.catalog(box) == before, "re-importing the same lists changes nothing")
+    }
+
+    @Test("IMDb's list export keeps movies and TV movies, and its own columns")
+    func listExport() throws {
+        let box = try Sandbox()
+        try Self.fixture(box, "imdb-list-export.csv")
+        let run = try box.moviecat("import", "imdb-list-export.csv")
+        #expect(run.reports == [ReportLine(file: "imdb-list-export.csv", read: 3, inserted: 2, filtered: 1)], "\(run)")
+        #expect(try Self.catalog(box) == [
+            ["Seven Samurai", "1954", "8.6", "370000", "207", "tt0047478", "action|drama"],
+            ["The Last Starfighter", "1984", "6.8", "45000", "101", "tt0088850", "action|adventure|family"],
+        ])
+    }
+
+    @Test("Letterboxd into an IMDb catalog: matched rows update, new rows insert, the ambiguous row is rejected")
+    func letterboxd() throws {
+        let box = try Sandbox()
+        try Self.imdbCatalog(box)
+        try Self.fixture(box, "letterboxd-diary.csv")
+        let failed = try box.moviecat("import", "letterboxd-diary.csv")
+        #expect(failed.status == 65, "\(failed)")
+        let run = try box.moviecat("import", "letterboxd-diary.csv", "--skip-invalid")
+        #expect(run.status == 0, "\(run)")
+        #expect(run.reports == [ReportLine(file: "letterboxd-diary.csv", read: 4, inserted: 1, updated: 2, rejected: 1)], "\(run)")
+        #expect(run.errorLines.contains("letterboxd-diary.csv:3: title: ambiguous: movies 5 (tt0040416) and 6 (tt0040417) have this title and year; an imdb_id column tells them apart"), "\(run)")
+        #expect(run.errorLines.contains("letterboxd-diary.csv: ignored columns: Date, Letterboxd URI, Rating, Rewatch, Tags, Watched Date"), "\(run)")
+        // The user's own stars are not the movie's rating.
+        #expect(try box.rows("SELECT title, year, rating, imdb_id FROM movies WHERE title IN ('Heat', 'The Godfather', 'Past Lives') ORDER BY title")
+                == [["Heat", "1995", "8.3", "tt0113277"], ["Past Lives", "2023", sqlNull, sqlNull], ["The Godfather", "1972", "9.2", "tt0068646"]])
+        try Self.fixture(box, "letterboxd-watched.csv")
+        let watched = try box.moviecat("import", "letterboxd-watched.csv")
+        #expect(watched.reports == [ReportLine(file: "letterboxd-watched.csv", read: 2, inserted: 1, updated: 1)], "\(watched)")
+        #expect(try box.sql("SELECT title FROM movies WHERE year = 2000") == ["Crouching Tiger, Hidden Dragon"])
+    }
+
+    @Test("MovieLens movies.csv: the year leaves the title, articles move to the front, no genres means none")
+    func movielens() throws {
+        let box = try Sandbox()
+        try Self.fixture(box, "movies.csv")
+        let run = try box.moviecat("import", "movies.csv")
+        #expect(run.reports == [ReportLine(file: "movies.csv", read: 8, inserted: 8)], "\(run)")
+        #expect(run.errorLines.contains("movies.csv: MovieLens movies.csv layout"), "\(run)")
+        #expect(try box.rows("SELECT title, ifnull(year, ''), (SELECT count(*) FROM movie_genres WHERE movie_id = m.id) FROM movies m ORDER BY id") == [
+            ["Toy Story", "1995", "5"], ["The American President", "1995", "3"],
+            ["The City of Lost Children (Cité des enfants perdus, La)", "1995", "5"],
+            ["Seven (a.k.a. Se7en)", "1995", "2"], ["A Man Who Knew Too Much", "1934", "2"], ["An Apartment", "1960", "1"],
+            ["Black Mirror", "", "0"], ["A Christmas Story Live!", "2017", "0"],
+        ])
+        #expect(try box.sql("SELECT count(*) FROM genres WHERE name LIKE '%no genres%'") == ["0"])
+    }
+
+    @Test("--layout none reads plain aliases only; --layout forces one; an unknown one is a usage error")
+    func layoutOption() throws {
+        let box = try Sandbox()
+        try Self.fixture(box, "movies.csv")
+        let plain = try box.moviecat("import", "movies.csv", "--layout", "none")
+        #expect(plain.status == 0, "\(plain)")
+        #expect(!plain.stderr.contains("layout"), "\(plain)")
+        #expect(try box.sql("SELECT title FROM movies WHERE id = 1") == ["Toy Story (1995)"])
+        let unknown = try box.moviecat("import", "movies.csv", "--layout", "movielense")
+        #expect(unknown.status == 64 && unknown.stderr.contains("did you mean 'movielens'?"), "\(unknown)")
+        let forced = try Sandbox()
+        try forced.write("list.csv", "Name,Year,Rating\nHeat,1995,4\n")
+        let run = try forced.moviecat("import", "list.csv", "--layout", "letterboxd")
+        #expect(run.status == 0 && run.errorLines.contains("list.csv: Letterboxd export layout"), "\(run)")
+        #expect(try forced.rows("SELECT title, year, rating FROM movies") == [["Heat", "1995", sqlNull]])
+    }
+
+    @Test("--where: values OR-ed, columns AND-ed, any case; COLUMN=* lifts a layout default; --map wins")
+    func whereOption() throws {
+        let box = try Sandbox()
+        try Self.fixture(box, "title.basics.tsv")
+        let shorts = try box.moviecat("import", "title.basics.tsv", "--where", "TITLETYPE=Short,tvSeries", "--dry-run")
+        #expect(shorts.reports == [ReportLine(file: "title.basics.tsv", read: 25, inserted: 2, filtered: 23)], "\(shorts)")
+        #expect(shorts.errorLines.contains("title.basics.tsv: IMDb title.basics layout; where isAdult=0 titleType=Short,tvSeries"), "\(shorts)")
+        let adult = try box.moviecat("import", "title.basics.tsv", "--where", "isAdult=*", "--where", "titleType=movie", "--dry-run")
+        #expect(adult.report("title.basics.tsv")?.inserted == 17, "\(adult)")
+        let repeated = try box.moviecat("import", "title.basics.tsv", "--where", "titleType=tvEpisode", "--where", "titletype=videoGame", "--dry-run")
+        #expect(repeated.report("title.basics.tsv")?.inserted == 4, "\(repeated)")
+        let everything = try box.moviecat("import", "title.basics.tsv", "--where", "titleType=*", "--where", "isAdult=*", "--map", "title=originalTitle")
+        #expect(everything.reports == [ReportLine(file: "title.basics.tsv", read: 25, inserted: 25)], "\(everything)")
+        #expect(try box.sql("SELECT title FROM movies WHERE imdb_id = 'tt0047478'") == ["Shichinin no samurai"])
+
+        let missing = try box.moviecat("import", "title.basics.tsv", "--where", "kind=movie")
+        #expect(missing.status == 65, "\(missing)")
+        #expect(missing.errorLines.last?.hasPrefix("moviecat: error: title.basics.tsv:1: --where kind: no column 'kind'; the columns are 'tconst', 'titleType'") == true, "\(missing)")
+        let bad = try box.moviecat("import", "title.basics.tsv", "--where", "titleType")
+        #expect(bad.status == 64, "\(bad)")
+    }
+
+    @Test("--where on JSON keys; rows left out are never validated")
+    func whereJSON() throws {
+        let box = try Sandbox()
+        try box.write("list.jsonl", """
+            {"title": "Kept", "kind": "Movie", "year": 2001}
+            {"title": "Bad but left out", "kind": "episode", "year": 99999}
+            {"title": "No kind", "year": 2002}
+
+            """)
+        let run = try box.moviecat("import", "list.jsonl", "--where", "KIND=movie")
+        #expect(run.reports == [ReportLine(file: "list.jsonl", read: 3, inserted: 1, filtered: 2)], "\(run)")
+        #expect(run.errorLines.contains("list.jsonl: where KIND=movie"), "\(run)")
+        #expect(!run.stderr.contains("kind"), "a --where key is not an ignored one: \(run)")
+        let missing = try box.moviecat("import", "list.jsonl", "--where", "genre=x")
+        #expect(missing.status == 65 && missing.stderr.contains("no record has the key 'genre'"), "\(missing)")
+    }
+
+    @Test("a gzipped list imports as the plain one does, from a file and from standard input", arguments: ["file", "stdin"])
+    func gzip(_ source: String) throws {
+        let plain = try Sandbox()
+        try Self.fixture(plain, "title.basics.tsv")
+        try #require(try plain.moviecat("import", "title.basics.tsv").status == 0)
+        let box = try Sandbox()
+        let bytes = try Self.gzipped(try Data(contentsOf: fixturesDirectory.appendingPathComponent("layouts/title.basics.tsv")))
+        try #require(bytes.starts(with: [0x1F, 0x8B]))
+        let run: Run
+        if source == "file" {
+            try box.write("title.basics.tsv.gz", bytes: bytes)
+            run = try box.moviecat("import", "title.basics.tsv.gz")
+            #expect(run.report("title.basics.tsv.gz")?.inserted == 17, "\(run)")
+        } else {
+            run = try runProcess(moviecatBinary, ["--db", box.db, "import", "--format", "tsv", "-"], stdin: Data(bytes))
+            #expect(run.report("-")?.inserted == 17, "\(run)")
+        }
+        #expect(run.status == 0, "\(run)")
+        #expect(try Self.catalog(box) == Self.catalog(plain))
+    }
+
+    @Test("a truncated or corrupt .gz exits 65 naming the file and leaves the catalog unchanged", arguments: ["truncated", "corrupt"])
+    func brokenGzip(_ kind: String) throws {
+        let box = try Sandbox()
+        try box.seed()
+        var bytes = try Self.gzipped(try Data(contentsOf: fixturesDirectory.appendingPathComponent("layouts/title.basics.tsv")))
+        if kind == "truncated" { bytes.removeLast(bytes.count / 2) } else { for i in 40..<80 { bytes[i] ^= 0x5A } }
+        try box.write("title.basics.tsv.gz", bytes: bytes)
+        let before = try box.dump()
+        let run = try box.moviecat("import", "title.basics.tsv.gz")
+        #expect(run.status == 65, "\(run)")
+        #expect(run.errorLines.last?.hasPrefix("moviecat: error: title.basics.tsv.gz: \(kind == "truncated" ? "truncated" : "corrupt") gzip data") == true, "\(run)")
+        #expect(try box.dump() == before)
+    }
+
+    /// The bytes `gzip` makes of some data (through a temporary file: stdout here is text).
+    static func gzipped(_ data: Data) throws -> [UInt8] {
+        let scratch = try Sandbox()
+        let path = scratch.path("data")
+        try data.write(to: URL(fileURLWithPath: path))
+        let run = try runProcess(URL(fileURLWithPath: "/bin/gzip"), ["-f", path])
+        try #require(run.status == 0, "\(run)")
+        return Array(try Data(contentsOf: URL(fileURLWithPath: path + ".gz")))
+    }
+}
