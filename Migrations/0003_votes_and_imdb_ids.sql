@@ -30,8 +30,9 @@ ALTER TABLE movies_v3 RENAME TO movies;
 -- one value. Two films may share a title and year when their ids differ (IMDb has several
 -- Hamlet (1948)-like pairs). It drives de-duplication and serves the default sort.
 CREATE UNIQUE INDEX movies_natural_key ON movies (title COLLATE NOCASE, ifnull(year, 0), ifnull(imdb_id, ''));
--- A movie's identity where a list carries it (a named index, so a bulk import can rebuild it).
-CREATE UNIQUE INDEX movies_imdb_id ON movies (imdb_id);
+-- A movie's identity where a list carries it. Partial: movies without an id cost it nothing
+-- (`imdb_id = ?` still uses it); named, so a bulk import can rebuild it by sorting.
+CREATE UNIQUE INDEX movies_imdb_id ON movies (imdb_id) WHERE imdb_id IS NOT NULL;
 
 -- Presets may select votes and imdb: the facet CHECK changes, so the table is rebuilt.
 CREATE TABLE preset_filters_v3 (

@@ -80,6 +80,10 @@ import Testing
         Case(words: ["moviecat", "--db", "DB", "filter", "ra"], offers: ["rating:"]),
         Case(words: ["moviecat", "filter", "--format", "js"], offers: ["json", "jsonl"]),
         Case(words: ["moviecat", "completions", ""], offers: ["bash", "zsh", "fish"]),
+        Case(words: ["moviecat", "import", "x.tsv", "--layout", "imdb"], offers: ["imdb-basics", "imdb-ratings", "imdb-list"]),
+        Case(words: ["moviecat", "filter", "--sort", "v"], offers: ["votes"]),
+        Case(words: ["moviecat", "filter", "--vo"], offers: ["--votes"]),
+        Case(words: ["moviecat", "--db", "DB", "filter", "im"], offers: ["imdb:"]),
     ]
 
     @Test("bash completes commands, flags, facet tokens, genre codes and preset names", arguments: cases)

@@ -16,6 +16,7 @@ public enum CompletionScript {
         case "--on-duplicate": return DuplicatePolicy.allCases.map(\.rawValue)
         case "--certification": return ["G", "PG", "PG-13", "R", "NC-17"]
         case "--map": return MovieField.allCases.map { $0.name + "=" }
+        case "--layout": return ImportLayout.all.map(\.name) + ["none"]
         default: return nil
         }
     }
