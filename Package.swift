@@ -1,6 +1,10 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// Layers, lowest first; each target sees only those below it, so a cycle fails to compile:
+// MovieDomain (values and rules, no imports) and SQLiteStore (the SQLite wrapper)
+// <- MovieCatalog (catalog, filters, import, output) <- MovieCLI (options, help, completions)
+// <- moviecat (the commands).
 let package = Package(
     name: "moviecat",
     products: [
@@ -23,13 +27,16 @@ let package = Package(
         // so the binary is self-contained and the .sql files stay the only copy.
         .executableTarget(name: "embed-sql"),
         .plugin(name: "EmbedSQL", capability: .buildTool(), dependencies: ["embed-sql"]),
+        .target(name: "MovieDomain"),
+        .target(name: "SQLiteStore", dependencies: ["CSQLite"]),
         .target(
             name: "MovieCatalog",
-            dependencies: ["CSQLite", "CZlib"],
+            dependencies: ["MovieDomain", "SQLiteStore", "CZlib"],
             plugins: ["EmbedSQL"]
         ),
-        .executableTarget(name: "moviecat", dependencies: ["MovieCatalog"]),
-        .testTarget(name: "MovieCatalogTests", dependencies: ["MovieCatalog"]),
+        .target(name: "MovieCLI", dependencies: ["MovieCatalog"]),
+        .executableTarget(name: "moviecat", dependencies: ["MovieCLI"]),
+        .testTarget(name: "MovieCatalogTests", dependencies: ["MovieCLI"]),
         // Runs the built binary; depends on it so `swift test` builds it first.
         .testTarget(name: "EndToEndTests", dependencies: ["moviecat"]),
     ],

@@ -40,7 +40,9 @@ import random
 import sys
 import time
 
-# Made-up titles and their word lists: the same as the CSV benchmark's.
+# Made-up titles and their word lists: the same as the CSV benchmark's (no __pycache__
+# left in Benchmarks/ for it).
+sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from gen_movies import ADJECTIVES, NAMES, NOUNS, TitleSpace, weighted_table  # noqa: E402
 

@@ -70,14 +70,13 @@ read -r BASICS_ROWS KEPT KEPT_RATED RATINGS_ROWS < <(
 # --- machine ----------------------------------------------------------------------
 mib() { awk -v b="$(stat -c %s "$1")" 'BEGIN { printf "%.1f MiB", b / 1048576 }'; }
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)
-libsqlite=$(ldd "$MOVIECAT" 2>/dev/null | awk '/libsqlite3/ { print $3 }')
+libsqlite=$(ldd "$MOVIECAT" 2>/dev/null | awk '/libsqlite3/ { print $3 }' || true)
 libsqlite=${libsqlite:+$(readlink -f "$libsqlite")}
 echo "## moviecat IMDb-size import benchmark"
 echo
 echo "- machine: nproc $(nproc), ${cpu:-unknown CPU}," \
      "$(awk '/MemTotal/ { printf "%.1f GiB RAM", $2 / 1048576 }' /proc/meminfo)," \
-     "SQLite $(sqlite3 --version | cut -d' ' -f1) (sqlite3 CLI; moviecat links" \
-     "${libsqlite:-its own SQLite})"
+     "SQLite $(sqlite3 --version | cut -d' ' -f1) (sqlite3 CLI${libsqlite:+; moviecat links $libsqlite})"
 echo "- moviecat: $MOVIECAT ($("$MOVIECAT" --version 2>&1 | head -n 1 || true)," \
      "modified $(date -r "$MOVIECAT" '+%F %T'))"
 # Run a copy, so a rebuild during the benchmark cannot mix two versions.
@@ -144,24 +143,24 @@ run() {
     printf '  %-20s %8.2f s  %6d MiB\n' "$name" "$secs" $(( rss / 1024 )) >&2
 }
 
-# measure NAME QUERY EXPECTED [keep]: run on a fresh database, deleted afterwards unless
-# "keep" (the basics catalog that the ratings step then updates).
+# measure NAME ROUND QUERY EXPECTED [keep]: run on a fresh database, deleted afterwards
+# unless "keep" (the basics catalog that the ratings step then updates).
 measure() {
     local name=$1 db=$WORK/$1.sqlite
     [[ -z ${FAILED[$name]:-} ]] || return 1
     rm_db "$db"
-    run "$name" "$db" "$round" "$2" "$3" || { rm_db "$db"; return 1; }
-    [[ ${4:-} == keep ]] || rm_db "$db"
+    run "$name" "$db" "$2" "$3" "$4" || { rm_db "$db"; return 1; }
+    [[ ${5:-} == keep ]] || rm_db "$db"
 }
 
 for (( round = 1; round <= ROUNDS; round++ )); do
     echo "round $round/$ROUNDS" >&2
-    measure floor_basics 'SELECT count(*) FROM basics' "$BASICS_ROWS" || true
+    measure floor_basics "$round" 'SELECT count(*) FROM basics' "$BASICS_ROWS" || true
     catalog=
-    measure moviecat_basics 'SELECT count(*) FROM movies' "$KEPT" keep \
+    measure moviecat_basics "$round" 'SELECT count(*) FROM movies' "$KEPT" keep \
         && catalog=$WORK/moviecat_basics.sqlite
-    measure moviecat_basics_gz 'SELECT count(*) FROM movies' "$KEPT" || true
-    measure floor_ratings 'SELECT count(*) FROM ratings' "$RATINGS_ROWS" || true
+    measure moviecat_basics_gz "$round" 'SELECT count(*) FROM movies' "$KEPT" || true
+    measure floor_ratings "$round" 'SELECT count(*) FROM ratings' "$RATINGS_ROWS" || true
     # Ratings update this round's basics catalog: a fresh one each round, and the
     # basics import it took is a separate process, outside this timing.
     if [[ -n $catalog && -z ${FAILED[moviecat_ratings]:-} ]]; then

@@ -1,4 +1,6 @@
 import MovieCatalog
+import MovieCLI
+import MovieDomain
 
 /// `init`: create or migrate the catalog, optionally with the demo movies.
 enum CatalogCommands {
@@ -89,7 +91,7 @@ enum MovieCommands {
         let catalog = try context.catalog()
         let counts = try catalog.counts()
         let rows = [("catalog", catalog.path), ("schema version", String(try catalog.schemaVersion())),
-                    ("sqlite version", Database.sqliteVersion), ("movies", String(counts.movies)),
+                    ("sqlite version", Catalog.sqliteVersion), ("movies", String(counts.movies)),
                     ("genres", String(counts.genres)), ("presets", String(counts.presets))]
         for (label, value) in rows {
             context.stdout.write(DisplayWidth.pad(label + ":", to: 16) + value + "\n")

@@ -1,4 +1,6 @@
 import MovieCatalog
+import MovieCLI
+import MovieDomain
 
 /// The command table: every command moviecat knows, in help order.
 enum Commands {

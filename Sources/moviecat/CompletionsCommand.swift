@@ -1,4 +1,6 @@
 import MovieCatalog
+import MovieCLI
+import MovieDomain
 
 /// `completions bash|zsh|fish` and the hidden `_complete` that feeds them catalog values.
 enum CompletionsCommand {

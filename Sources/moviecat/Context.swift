@@ -1,4 +1,6 @@
 import MovieCatalog
+import MovieCLI
+import MovieDomain
 
 /// What every command gets: the catalog location, the environment and the output streams.
 final class Context {
@@ -23,7 +25,11 @@ final class Context {
 
     /// Closes the catalog before the process exits. As the last connection, SQLite then
     /// checkpoints and deletes the WAL, so no `-wal` file as large as the last import lingers.
-    func close() { opened = nil }
+    func close() {
+        // An error closing is not worth failing a command that has done its work for.
+        try? opened?.close()
+        opened = nil
+    }
 
     /// A message for people, on stderr.
     func note(_ text: String) { stderr.write(text + "\n") }

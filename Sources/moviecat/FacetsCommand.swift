@@ -1,4 +1,6 @@
 import MovieCatalog
+import MovieCLI
+import MovieDomain
 
 /// `facets`: the app's filter list with disjunctive counts.
 enum FacetsCommand {

@@ -1,4 +1,6 @@
 import MovieCatalog
+import MovieCLI
+import MovieDomain
 
 /// `filter`, `save-preset` and `presets`.
 enum FilterCommands {

@@ -1,4 +1,6 @@
 import MovieCatalog
+import MovieCLI
+import MovieDomain
 
 /// `import FILE... | -`.
 enum ImportCommand {

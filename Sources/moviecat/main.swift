@@ -1,4 +1,6 @@
 import MovieCatalog
+import MovieCLI
+import MovieDomain
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -14,9 +16,9 @@ var openContext: Context?
     let errorOutput = TextOutput.standardError()
     for line in error.details { errorOutput.write(line + "\n") }
     errorOutput.write("moviecat: error: \(error.message)\n")
-    if error.status == .usage, let hint = error.usageHint ?? spec?.usageHint { errorOutput.write(hint + "\n") }
+    if error.kind == .usage, let hint = error.usageHint ?? spec?.usageHint { errorOutput.write(hint + "\n") }
     try? errorOutput.flush()
-    exit(error.status.rawValue)
+    exit(error.kind.exitCode)
 }
 
 var dbFlag: String?

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
 @testable import MovieCatalog
+@testable import MovieCLI
+@testable import MovieDomain
+@testable import SQLiteStore
 
 /// The bulk path (append, then fold repeats in SQL) must leave the catalog and the report exactly
 /// as the row-by-row path does, for stored movies and repeats alike.
@@ -87,11 +90,11 @@ import Testing
                      WHERE mg.movie_id = m.id ORDER BY g.code) g)
               FROM movies m ORDER BY title COLLATE NOCASE, ifnull(year, 0), imdb_id
             """, [.integer(Int64(before))]) { s in (0..<9).map { s.value(Int32($0)).description }.joined(separator: " | ") }
-        let genres = try catalog.db.query("SELECT code || '=' || name FROM genres ORDER BY code") { $0.text(0) }
+        let genres = try catalog.db.query("SELECT code || '=' || name FROM genres ORDER BY code") { try $0.text(0) }
         #expect(try catalog.db.scalar("PRAGMA integrity_check") == .text("ok"))
         #expect(try catalog.db.intScalar("SELECT count(*) FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL") == 3)
         // Links are right by construction (no dangling movie or genre) and enforcement is back on.
-        #expect(try catalog.db.query("PRAGMA foreign_key_check") { $0.text(0) }.isEmpty)
+        #expect(try catalog.db.query("PRAGMA foreign_key_check") { try $0.text(0) }.isEmpty)
         #expect(try catalog.db.intScalar("PRAGMA foreign_keys") == 1)
         #expect(throws: DatabaseError.self, "SQLite's CHECKs are back on") {
             try catalog.db.run("INSERT INTO movies (title, added_at, updated_at) VALUES ('', 0, 0)")
@@ -162,7 +165,7 @@ import Testing
                        JOIN genres g ON g.id = mg.genre_id WHERE mg.movie_id = m.id ORDER BY g.code) g)
                   FROM movies m ORDER BY title, year
                 """) { s in (0..<4).map { s.value(Int32($0)).description }.joined(separator: " | ") }
-            #expect(try catalog.db.query("PRAGMA foreign_key_check") { $0.text(0) }.isEmpty)
+            #expect(try catalog.db.query("PRAGMA foreign_key_check") { try $0.text(0) }.isEmpty)
             return (rows, report.total)
         }
         let (bulkRows, bulkCounts) = try run(.always)

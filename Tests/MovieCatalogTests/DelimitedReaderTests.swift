@@ -1,6 +1,9 @@
 import Foundation
 import Testing
 @testable import MovieCatalog
+@testable import MovieCLI
+@testable import MovieDomain
+@testable import SQLiteStore
 
 /// CSV (RFC 4180) and TSV record reading.
 @Suite struct DelimitedReaderTests {
@@ -81,7 +84,7 @@ import Testing
     @Test("unterminated quote names the line it opens on")
     func unterminated() throws {
         let error = #expect(throws: CatalogError.self) { try records("t,y\nok,1\n\"never closed,2\nmore\n") }
-        #expect(error?.status == .dataError)
+        #expect(error?.kind == .dataError)
         #expect(error?.message.hasPrefix("x.csv:3: unterminated quoted field") == true, "\(error?.message ?? "")")
     }
 

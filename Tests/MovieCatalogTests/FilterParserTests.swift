@@ -1,5 +1,8 @@
 import Testing
 @testable import MovieCatalog
+@testable import MovieCLI
+@testable import MovieDomain
+@testable import SQLiteStore
 
 /// Parsing filter values and tokens into canonical elements.
 @Suite struct FilterParserTests {
@@ -109,7 +112,7 @@ import Testing
     @Test("rejects malformed values with a usage error naming the token", arguments: bad)
     func rejects(_ c: Bad) throws {
         let error = #expect(throws: CatalogError.self) { try parser.parse(c.facet, c.input) }
-        #expect(error?.status == .usage)
+        #expect(error?.kind == .usage)
         #expect(error?.message.contains(c.message) == true, "\(error?.message ?? "")")
     }
 

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
 @testable import MovieCatalog
+@testable import MovieCLI
+@testable import MovieDomain
+@testable import SQLiteStore
 
 /// A malformed input and the message fragment (with file name and line) its error must contain.
 struct MalformedJSON: Sendable, CustomTestStringConvertible {
@@ -217,7 +220,7 @@ private func member(_ key: String, _ value: JSONValue) -> JSONMember { JSONMembe
         #expect(try reader.next()?.line == 1)
         for _ in 0..<2 {
             let error = try #require(throws: CatalogError.self) { try reader.next() }
-            #expect(error.status == .dataError)
+            #expect(error.kind == .dataError)
             #expect(error.message == "\(path):2: invalid escape '\\x'")
         }
     }
@@ -303,7 +306,7 @@ private func member(_ key: String, _ value: JSONValue) -> JSONMember { JSONMembe
     @Test("malformed input fails with a one-line message naming the line", arguments: malformed)
     func malformedInput(_ testCase: MalformedJSON) throws {
         let error = try #require(throws: CatalogError.self) { try records(testCase.input, testCase.mode) }
-        #expect(error.status == .dataError)
+        #expect(error.kind == .dataError)
         #expect(error.message.hasPrefix(testCase.message), "got: \(error.message)")
         #expect(!error.message.contains("\n"))
     }

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
 @testable import MovieCatalog
+@testable import MovieCLI
+@testable import MovieDomain
+@testable import SQLiteStore
 
 /// One set of value rules: `MovieRules` accepts exactly what the migrations' CHECKs accept.
 @Suite struct MovieRulesTests {
@@ -14,7 +17,7 @@ import Testing
             try statement.step()
             return true
         } catch let error as DatabaseError {
-            #expect(error.code == 19, "only a constraint may refuse it: \(error)")
+            #expect(error.code == .constraint, "only a constraint may refuse it: \(error)")
             return false
         }
     }

@@ -1,6 +1,9 @@
 import Synchronization
 import Testing
 @testable import MovieCatalog
+@testable import MovieCLI
+@testable import MovieDomain
+@testable import SQLiteStore
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,5 +1,8 @@
 import Testing
 @testable import MovieCatalog
+@testable import MovieCLI
+@testable import MovieDomain
+@testable import SQLiteStore
 
 /// The SQL translation and facet counts checked against a brute-force model on random catalogs.
 @Suite struct ReferenceModelTests {

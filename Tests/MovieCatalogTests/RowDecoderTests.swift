@@ -1,5 +1,8 @@
 import Testing
 @testable import MovieCatalog
+@testable import MovieCLI
+@testable import MovieDomain
+@testable import SQLiteStore
 
 /// Turning raw cells into validated rows.
 @Suite struct RowDecoderTests {

@@ -1,5 +1,8 @@
 import Testing
 @testable import MovieCatalog
+@testable import MovieCLI
+@testable import MovieDomain
+@testable import SQLiteStore
 
 /// The filter set as SQL text and bindings, checked without a database.
 @Suite struct SQLBuilderTests {

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
 @testable import MovieCatalog
+@testable import MovieCLI
+@testable import MovieDomain
+@testable import SQLiteStore
 
 /// A temporary file path, removed with its WAL files at deinit.
 final class TempPath {
@@ -24,8 +27,8 @@ final class TempPath {
         let temp = TempPath()
         try Data(repeating: 0x41, count: 4096).write(to: URL(fileURLWithPath: temp.path))
         let error = #expect(throws: DatabaseError.self) { try Database(path: temp.path) }
-        #expect(error?.code == 26)
-        #expect(CatalogError.from(error!, catalogPath: "x").status == .cannotUseCatalog)
+        #expect(error?.code == .notADatabase)
+        #expect(CatalogError.from(error!, catalogPath: "x").kind == .cannotUseCatalog)
     }
 
     @Test("binding the wrong number of arguments is an error, not a crash")
@@ -64,11 +67,11 @@ final class TempPath {
     func migrations() throws {
         let temp = TempPath()
         let catalog = try Catalog(path: temp.path)
-        #expect(try catalog.schemaVersion() == Migrator.latestVersion)
+        #expect(try catalog.schemaVersion() == CatalogSchema.latestVersion)
         try catalog.db.execute("PRAGMA user_version = 99")
         let error = #expect(throws: CatalogError.self) { try Catalog(path: temp.path) }
-        #expect(error?.status == .cannotUseCatalog)
-        #expect(error?.message.contains("99") == true && error?.message.contains("\(Migrator.latestVersion)") == true)
+        #expect(error?.kind == .cannotUseCatalog)
+        #expect(error?.message.contains("99") == true && error?.message.contains("\(CatalogSchema.latestVersion)") == true)
     }
 
     @Test("seeding twice keeps 13 movies; the app's example matches four")
@@ -92,10 +95,79 @@ final class TempPath {
         #expect(try catalog.preset(named: "drámas 🎬").filters == set)
         #expect(try catalog.db.intScalar("SELECT count(*) FROM preset_filters") == 4)
         let duplicate = #expect(throws: CatalogError.self) { try catalog.savePreset(name: "DRÁMAS 🎬", filters: set, replace: false) }
-        #expect(duplicate?.status == .notFound)
+        #expect(duplicate?.kind == .alreadyExists)
         try catalog.renamePreset("Drámas 🎬", to: "best")
         try catalog.deletePreset(named: "BEST")
         #expect(try catalog.presets().isEmpty)
         #expect(try catalog.db.intScalar("SELECT count(*) FROM preset_filters") == 0)
+    }
+}
+
+/// The SQLite wrapper's edges: one statement per prepare, NULL where a value is expected,
+/// closing, foreign keys and migration numbering.
+@Suite struct StorageEdgeTests {
+    @Test("prepare refuses SQL after the first statement; spaces, semicolons and comments may follow", arguments: [
+        ("SELECT 1; SELECT 2", false), ("SELECT 1;", true), ("SELECT 1;  -- done\n", true), ("SELECT 1; /* c */ ;", true),
+        ("CREATE TABLE a (x); DROP TABLE a", false), ("SELECT 1; nonsense", false),
+    ])
+    func trailingSQL(_ sql: String, _ accepted: Bool) throws {
+        let temp = TempPath()
+        let db = try Database(path: temp.path)
+        if accepted {
+            #expect(throws: Never.self) { try db.run(sql) }
+        } else {
+            let error = #expect(throws: DatabaseError.self) { try db.run(sql) }
+            #expect(error?.code == .misuse || error?.code == .error)
+        }
+        #expect(try db.intScalar("SELECT count(*) FROM sqlite_master") == 0, "nothing ran")
+    }
+
+    @Test("reading NULL as a non-optional value throws; the optional readers give nil")
+    func nullColumns() throws {
+        let temp = TempPath()
+        let db = try Database(path: temp.path)
+        let statement = try db.prepare("SELECT NULL AS missing, '' AS empty")
+        #expect(try statement.step())
+        let text = #expect(throws: DatabaseError.self) { try statement.text(0) }
+        #expect(text?.message == "column missing is NULL where a value was expected")
+        #expect(throws: DatabaseError.self) { try statement.int64(0) }
+        #expect(statement.optionalText(0) == nil && statement.optionalInt(0) == nil)
+        #expect(try statement.text(1) == "")
+    }
+
+    @Test("close() closes and reports; foreign keys cannot be turned off inside a transaction")
+    func closeAndForeignKeys() throws {
+        let temp = TempPath()
+        let db = try Database(path: temp.path)
+        let error = #expect(throws: DatabaseError.self) {
+            try db.transaction { try db.withoutForeignKeys { } }
+        }
+        #expect(error?.code == .misuse)
+        #expect(try db.intScalar("PRAGMA foreign_keys") == 1)
+        try db.close()
+        try db.close()
+        #expect(!FileManager.default.fileExists(atPath: temp.path + "-wal"), "the last connection removes the WAL")
+    }
+
+    @Test("migrations must be numbered exactly 1...n", arguments: [
+        (["0001_a.sql", "0002_b.sql"], nil),
+        (["0001_a.sql", "0003_c.sql"], "version 2 is missing before 0003_c.sql"),
+        (["0001_a.sql", "0001_b.sql"], "two migrations have version 1"),
+        (["0001_a.sql", "readme.sql"], "readme.sql has no version number"),
+        (["0002_b.sql"], "version 1 is missing before 0002_b.sql"),
+    ] as [([String], String?)])
+    func numbering(_ names: [String], _ problem: String?) {
+        let files = names.map { (name: $0, sql: "SELECT 1;") }
+        if let problem {
+            #expect(throws: MigrationError.badNumbering(problem)) { try Migrator(files: files) }
+        } else {
+            #expect(throws: Never.self) { try Migrator(files: files) }
+        }
+    }
+
+    @Test("the compiled-in migrations are numbered 1...n")
+    func compiledIn() throws {
+        let migrator = try CatalogSchema.migrator.get()
+        #expect(migrator.migrations.map(\.version) == Array(1...migrator.latestVersion))
     }
 }

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
 @testable import MovieCatalog
+@testable import MovieCLI
+@testable import MovieDomain
+@testable import SQLiteStore
 
 /// Small pieces: suggestions, display width, escaping, argument parsing, embedded SQL.
 @Suite struct SupportTests {
@@ -60,13 +63,13 @@ import Testing
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let files = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("Migrations").path)
             .filter { $0.hasSuffix(".sql") }.sorted()
-        #expect(Migrator.migrations.map(\.name) == files)
-        for migration in Migrator.migrations {
+        #expect(CatalogSchema.migrations.map(\.name) == files)
+        for migration in CatalogSchema.migrations {
             let text = try String(contentsOf: root.appendingPathComponent("Migrations/\(migration.name)"), encoding: .utf8)
             #expect(migration.sql == text, "\(migration.name) changed since it was embedded: touch Package.swift and build again")
             #expect(text.contains("PRAGMA user_version = \(migration.version);"))
         }
-        #expect(Migrator.seedSQL == (try String(contentsOf: root.appendingPathComponent("seed.sql"), encoding: .utf8)))
+        #expect(CatalogSchema.seedSQL == (try String(contentsOf: root.appendingPathComponent("seed.sql"), encoding: .utf8)))
     }
 
     @Test("decimals print without exponents and read back exactly", arguments: [

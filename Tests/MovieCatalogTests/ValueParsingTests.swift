@@ -1,5 +1,8 @@
 import Testing
 @testable import MovieCatalog
+@testable import MovieCLI
+@testable import MovieDomain
+@testable import SQLiteStore
 
 /// Every value parser gives a value or an error for any text: never a trap (issue 9, item 0).
 @Suite struct ValueParsingTests {

@@ -1,3 +1,5 @@
+import MovieDomain
+import SQLiteStore
 /// An open, migrated movie catalog: the entry point for queries, imports and presets.
 public final class Catalog {
     /// The connection.
@@ -10,26 +12,32 @@ public final class Catalog {
         do {
             try CatalogLocation.createParentDirectories(of: path)
             db = try Database(path: path)
-            try Migrator.migrate(db)
+            try CatalogSchema.migrator.get().migrate(db)
         } catch {
             throw CatalogError.from(error, catalogPath: path)
         }
     }
 
+    /// Closes the connection (SQLite then deletes the WAL, as the last one).
+    public func close() throws { try db.close() }
+
     /// Loads the demo movies of seed.sql (idempotent), in one transaction.
     public func seed() throws {
-        try db.transaction { try db.execute(Migrator.seedSQL) }
+        try db.transaction { try db.execute(CatalogSchema.seedSQL) }
     }
 
     /// The genres this catalog knows.
     public func genres() throws -> GenreCatalogue {
         GenreCatalogue(try db.query("SELECT id, code, name FROM genres") {
-            Genre(id: $0.int64(0), code: $0.text(1), name: $0.text(2))
+            Genre(id: try $0.int64(0), code: try $0.text(1), name: try $0.text(2))
         })
     }
 
     /// A parser that resolves genres against this catalog.
     public func filterParser() throws -> FilterParser { FilterParser(genres: try genres()) }
+
+    /// The SQLite library version, e.g. "3.40.1".
+    public static var sqliteVersion: String { Database.sqliteVersion }
 
     /// Schema version (`PRAGMA user_version`).
     public func schemaVersion() throws -> Int { try db.intScalar("PRAGMA user_version") }

@@ -1,3 +1,5 @@
+import MovieDomain
+import SQLiteStore
 /// One value of a facet with its count, as the app's filter list shows it.
 public struct FacetValue: Equatable, Sendable {
     /// The filter token value (`drama`, `7`, `2h`, `1990s`, `PG-13`).
@@ -59,7 +61,7 @@ public struct FacetCounter {
             : SQLFragment("SELECT g.code, count(*) FROM movies m NOT INDEXED CROSS JOIN movie_genres mg ON mg.movie_id = m.id JOIN genres g ON g.id = mg.genre_id WHERE ")
                 + SQLBuilder.condition(for: rest) + SQLFragment(" GROUP BY g.code")
         var counts: [String: Int] = [:]
-        for (code, count) in try catalog.db.query(grouped.sql, grouped.bindings, { ($0.text(0), Int($0.int64(1))) }) {
+        for (code, count) in try catalog.db.query(grouped.sql, grouped.bindings, { (try $0.text(0), Int(try $0.int64(1))) }) {
             counts[code, default: 0] += count
         }
         return counts

@@ -1,3 +1,5 @@
+import MovieDomain
+import SQLiteStore
 /// The `movies` columns as SQL: the lists INSERT, UPDATE and SELECT use, and how a movie's
 /// values are bound and read, all from `MovieField`.
 ///
@@ -22,8 +24,8 @@ enum MovieColumns {
         """
 
     /// Reads one row of `select`.
-    static func movie(from row: Statement) -> Movie {
-        var movie = Movie(id: row.int64(0), title: "")
+    static func movie(from row: Statement) throws -> Movie {
+        var movie = Movie(id: try row.int64(0), title: "")
         for (offset, field) in MovieField.stored.enumerated() {
             movie[field] = fieldValue(row.value(Int32(offset + 1)))
         }

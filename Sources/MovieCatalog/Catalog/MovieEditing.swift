@@ -1,3 +1,5 @@
+import MovieDomain
+import SQLiteStore
 /// Adding and removing single movies.
 extension Catalog {
     /// Adds one validated movie; a movie it already is (SPEC section 4: by IMDb id, else title
@@ -9,9 +11,9 @@ extension Catalog {
             switch try identity.match(row.movie) {
             case .none: break
             case .movie(let id, _):
-                throw CatalogError(.notFound, "'\(row.title)' is already in the catalog as \(try identity.describe(id))")
+                throw CatalogError(.alreadyExists, "'\(row.title)' is already in the catalog as \(try identity.describe(id))")
             case .ambiguous(let movies):
-                throw CatalogError(.notFound, "'\(row.title)' is already in the catalog as movies \(movies); give --imdb to add another film of that title and year")
+                throw CatalogError(.alreadyExists, "'\(row.title)' is already in the catalog as movies \(movies); give --imdb to add another film of that title and year")
             }
             let writer = try ImportWriter(db: db, policy: .fail, bulkLoad: false)
             // A writer without bulk load never reads its batch, so the row's index does not matter.

@@ -1,3 +1,5 @@
+import MovieDomain
+import SQLiteStore
 /// Which stored movie a row is (SPEC section 4), with the lookups prepared once.
 ///
 /// A row with an IMDb id is the movie with that id; else the one movie with its title and year
@@ -38,13 +40,15 @@ final class MovieIdentity {
         let year = Int64(movie.year ?? 0)
         if let imdbID = movie.imdbID {
             if let id = try firstID(byIMDbID, [.text(imdbID)]) { return .movie(id: id, attach: false) }
+            // An update-only row (no title) is found by its id or not at all.
+            if movie.title.isEmpty { return .none }
             if let id = try firstID(byTitleWithoutID, [.text(movie.title), .integer(year)]) { return .movie(id: id, attach: true) }
             return .none
         }
         try byTitle.bind([.text(movie.title), .integer(year)])
         defer { byTitle.reset() }
         var found: [(id: Int64, imdbID: String?)] = []
-        while try byTitle.step() { found.append((byTitle.int64(0), byTitle.optionalText(1))) }
+        while try byTitle.step() { found.append((try byTitle.int64(0), byTitle.optionalText(1))) }
         switch found.count {
         case 0: return .none
         case 1: return .movie(id: found[0].id, attach: false)
@@ -61,12 +65,12 @@ final class MovieIdentity {
         guard try describing.step() else { return "movie \(id)" }
         let year = describing.optionalInt(1).map { " (\($0))" } ?? ""
         let imdb = describing.optionalText(2).map { ", \($0)" } ?? ""
-        return "movie \(id) '\(describing.text(0))'\(year)\(imdb)"
+        return "movie \(id) '\(try describing.text(0))'\(year)\(imdb)"
     }
 
     private func firstID(_ statement: Statement, _ arguments: [SQLValue]) throws -> Int64? {
         try statement.bind(arguments)
         defer { statement.reset() }
-        return try statement.step() ? statement.int64(0) : nil
+        return try statement.step() ? try statement.int64(0) : nil
     }
 }

@@ -1,3 +1,5 @@
+import MovieDomain
+import SQLiteStore
 /// The columns movies can be sorted by (a closed set: never user text in SQL).
 public enum SortKey: String, CaseIterable, Sendable {
     case title, year, rating, votes, duration

@@ -1,3 +1,5 @@
+import MovieDomain
+import SQLiteStore
 /// Reading and changing movies.
 extension Catalog {
     /// The movies matching a query, in order.
@@ -9,7 +11,7 @@ extension Catalog {
     /// Visits the matching movies one at a time, so output streams in flat memory.
     public func forEachMovie(_ query: MovieQuery, _ body: (Movie) throws -> Void) throws {
         let sql = query.selectSQL
-        try db.forEachRow(sql.sql, sql.bindings) { try body(MovieColumns.movie(from: $0)) }
+        try db.forEachRow(sql.sql, sql.bindings) { try body(try MovieColumns.movie(from: $0)) }
     }
 
     /// Which of `fields` some movie of the query's result has a value for (tables leave out the
@@ -30,7 +32,7 @@ extension Catalog {
         let statement = try db.prepare(sql.sql)
         try statement.bind(sql.bindings)
         guard try statement.step() else { return [] }
-        return Set(stored.enumerated().filter { statement.int64(Int32($0.offset)) == 1 }.map(\.element))
+        return Set(try stored.enumerated().filter { try statement.int64(Int32($0.offset)) == 1 }.map(\.element))
     }
 
     /// How many movies match a set.
@@ -43,10 +45,10 @@ extension Catalog {
     public func queryPlan(_ sql: SQLFragment) throws -> [String] {
         var depthByID: [Int64: Int] = [:]
         return try db.query("EXPLAIN QUERY PLAN " + sql.sql, sql.bindings) { row in
-            let id = row.int64(0), parent = row.int64(1)
+            let id = try row.int64(0), parent = try row.int64(1)
             let depth = (depthByID[parent] ?? -1) + 1
             depthByID[id] = depth
-            return String(repeating: "  ", count: depth) + row.text(3)
+            return try String(repeating: "  ", count: depth) + row.text(3)
         }
     }
 

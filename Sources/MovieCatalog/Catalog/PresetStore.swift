@@ -1,3 +1,5 @@
+import MovieDomain
+import SQLiteStore
 /// A saved filter set.
 public struct Preset: Equatable, Sendable {
     /// The preset's name.
@@ -26,7 +28,7 @@ extension Catalog {
     /// All presets, by name.
     public func presets() throws -> [Preset] {
         let parser = try filterParser()
-        let rows = try db.query("SELECT id, name FROM presets ORDER BY name COLLATE NOCASE") { ($0.int64(0), $0.text(1)) }
+        let rows = try db.query("SELECT id, name FROM presets ORDER BY name COLLATE NOCASE") { (try $0.int64(0), try $0.text(1)) }
         return try rows.map { try preset(id: $0.0, name: $0.1, parser: parser) }
     }
 
@@ -36,7 +38,7 @@ extension Catalog {
     }
 
     /// The preset with this name, its elements read with an existing parser.
-    func preset(named raw: String, parser: FilterParser) throws -> Preset {
+    public func preset(named raw: String, parser: FilterParser) throws -> Preset {
         guard let (id, name) = try presetID(named: raw) else { throw missing(raw.trimmingWhitespace()) }
         return try preset(id: id, name: name, parser: parser)
     }
@@ -44,7 +46,7 @@ extension Catalog {
     private func preset(id: Int64, name: String, parser: FilterParser) throws -> Preset {
         var set = FilterSet()
         for (facet, value) in try db.query("SELECT facet, value FROM preset_filters WHERE preset_id = ?",
-                                           [.integer(id)], { ($0.text(0), $0.text(1)) }) {
+                                           [.integer(id)], { (try $0.text(0), try $0.text(1)) }) {
             guard let facet = Facet(rawValue: facet) else { continue }
             set.formUnion(try parser.parse(facet, value, source: "preset '\(name)'"))
         }
@@ -54,7 +56,7 @@ extension Catalog {
     /// The id and stored name of a preset, matching names ignoring case (Unicode-aware, unlike NOCASE).
     private func presetID(named raw: String) throws -> (Int64, String)? {
         let key = raw.trimmingWhitespace().lowercased()
-        return try db.query("SELECT id, name FROM presets") { ($0.int64(0), $0.text(1)) }
+        return try db.query("SELECT id, name FROM presets") { (try $0.int64(0), try $0.text(1)) }
             .first { $0.1.lowercased() == key }
     }
 
@@ -64,7 +66,7 @@ extension Catalog {
         try db.transaction {
             if let (id, _) = try presetID(named: name) {
                 guard replace else {
-                    throw CatalogError(.notFound, "preset '\(name)' already exists; use --replace to overwrite it")
+                    throw CatalogError(.alreadyExists, "preset '\(name)' already exists; use --replace to overwrite it")
                 }
                 try db.run("DELETE FROM preset_filters WHERE preset_id = ?", [.integer(id)])
                 try db.run("""
@@ -98,7 +100,7 @@ extension Catalog {
         try db.transaction {
             guard let (id, _) = try presetID(named: old) else { throw missing(old) }
             if let (other, _) = try presetID(named: new), other != id {
-                throw CatalogError(.notFound, "preset '\(new)' already exists")
+                throw CatalogError(.alreadyExists, "preset '\(new)' already exists")
             }
             try db.run("""
                 UPDATE presets SET name = ?, updated_at = CAST(strftime('%s', 'now') AS INTEGER) WHERE id = ?

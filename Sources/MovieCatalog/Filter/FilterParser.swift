@@ -1,3 +1,5 @@
+import MovieDomain
+import SQLiteStore
 /// Parses filter values typed as flags (`--rating 7..`), comma lists and `facet:value` tokens.
 public struct FilterParser: Sendable {
     /// The genres that `genre` and `exclude-genre` values must name.

@@ -1,3 +1,5 @@
+import MovieDomain
+import SQLiteStore
 /// A set of filter elements: same facet OR-ed, different facets AND-ed, as in the original app.
 public struct FilterSet: Hashable, Sendable, Sequence, CustomStringConvertible {
     /// The elements; equal elements collapse.

@@ -1,3 +1,5 @@
+import MovieDomain
+import SQLiteStore
 /// The facets a movie can be filtered on.
 public enum Facet: String, CaseIterable, Sendable, Comparable {
     case genre

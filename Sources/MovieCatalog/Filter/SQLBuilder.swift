@@ -1,3 +1,5 @@
+import MovieDomain
+import SQLiteStore
 /// Translates a filter set into one parameterised WHERE condition over `movies m`.
 ///
 /// Every value is a bound parameter; identifiers come from closed enums only.

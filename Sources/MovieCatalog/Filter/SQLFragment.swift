@@ -1,3 +1,5 @@
+import MovieDomain
+import SQLiteStore
 /// A piece of SQL together with the values of its `?` placeholders, in order.
 public struct SQLFragment: Equatable, Sendable {
     /// The SQL text, with `?` placeholders.

@@ -1,3 +1,5 @@
+import MovieDomain
+import SQLiteStore
 /// Finds the closest of a list of words, for "did you mean ...?" hints.
 public enum Suggestion {
     /// The candidate nearest to `word` by edit distance, if it is close enough to help.

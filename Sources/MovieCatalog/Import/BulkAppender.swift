@@ -1,3 +1,5 @@
+import MovieDomain
+import SQLiteStore
 /// Appends a bulk load's rows without lookups, then folds repeats as row by row would have.
 ///
 /// The unique indexes are dropped first, rows go in as multi-row INSERTs with ids numbered
@@ -47,7 +49,7 @@ final class BulkAppender {
         let indexes = try db.query("""
             SELECT name, sql FROM sqlite_master
              WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN ('movies', 'movie_genres')
-            """) { (name: $0.text(0), sql: $0.text(1)) }
+            """) { (name: try $0.text(0), sql: try $0.text(1)) }
         for index in indexes {
             try db.execute("DROP INDEX \"\(index.name.replacing("\"", with: "\"\""))\"")
             droppedIndexes.append(index)
@@ -145,7 +147,7 @@ final class BulkAppender {
         for (position, index) in unique.enumerated() {
             do {
                 try db.execute(index.sql)
-            } catch let error as DatabaseError where error.code == 19 /* SQLITE_CONSTRAINT */ && position == 0 {
+            } catch let error as DatabaseError where error.code == .constraint && position == 0 {
                 try fold()
                 try db.execute(index.sql)
             }

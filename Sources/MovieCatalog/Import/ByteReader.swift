@@ -1,3 +1,5 @@
+import MovieDomain
+import SQLiteStore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

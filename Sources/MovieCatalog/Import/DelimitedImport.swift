@@ -1,3 +1,5 @@
+import MovieDomain
+import SQLiteStore
 /// CSV and TSV input for the importer: a header row, then one record per row.
 extension Importer {
     func importDelimited(_ input: ByteReader, dialect: DelimitedReader.Dialect) throws {

@@ -1,3 +1,5 @@
+import MovieDomain
+import SQLiteStore
 /// Which column (or key) feeds which field, decided from a header and the `--map` overrides.
 public struct FieldMapping: Sendable {
     /// `--map` overrides: field -> column name.

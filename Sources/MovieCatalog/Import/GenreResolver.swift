@@ -1,3 +1,5 @@
+import MovieDomain
+import SQLiteStore
 /// Genre ids by code or name for the rows of one import; a genre the catalog does not know is
 /// added (code = slug, name as first seen).
 final class GenreResolver {
@@ -11,7 +13,7 @@ final class GenreResolver {
     init(db: Database) throws {
         self.db = db
         insertGenre = try db.prepare("INSERT INTO genres (code, name) VALUES (?, ?)", persistent: true)
-        for (id, code, name) in try db.query("SELECT id, code, name FROM genres", [], { ($0.int64(0), $0.text(1), $0.text(2)) }) {
+        for (id, code, name) in try db.query("SELECT id, code, name FROM genres", [], { (try $0.int64(0), try $0.text(1), try $0.text(2)) }) {
             ids[name.lowercased()] = id
             ids[code] = id
         }
@@ -46,7 +48,7 @@ final class GenreResolver {
 
     /// Forgets genres added by this import that are gone again (folding dropped every row naming them).
     func forgetRemoved() throws {
-        let kept = Set(try db.query("SELECT id FROM genres WHERE id > ?", [.integer(maxIDBefore)]) { $0.int64(0) })
+        let kept = Set(try db.query("SELECT id FROM genres WHERE id > ?", [.integer(maxIDBefore)]) { try $0.int64(0) })
         ids = ids.filter { $0.value <= maxIDBefore || kept.contains($0.value) }
     }
 }

@@ -1,3 +1,5 @@
+import MovieDomain
+import SQLiteStore
 import CZlib
 
 /// Inflates a gzip stream read through a function, into the caller's buffer.

@@ -1,3 +1,5 @@
+import MovieDomain
+import SQLiteStore
 /// A known layout of a published movie list (SPEC section 7), as data: how it is recognised,
 /// which columns feed which fields, which rows it keeps by default, and its value rules.
 ///

@@ -1,3 +1,5 @@
+import MovieDomain
+import SQLiteStore
 /// The input formats `import` reads.
 public enum ImportFormat: String, CaseIterable, Sendable {
     case csv, tsv, json, jsonl

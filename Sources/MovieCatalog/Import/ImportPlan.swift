@@ -1,3 +1,5 @@
+import MovieDomain
+import SQLiteStore
 /// `--layout`: recognise known layouts from the header, force one, or use plain aliases only.
 public enum LayoutChoice: Sendable, Equatable {
     case automatic

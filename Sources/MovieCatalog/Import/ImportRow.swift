@@ -1,3 +1,5 @@
+import MovieDomain
+import SQLiteStore
 /// One input cell, before validation.
 public enum Cell: Equatable, Sendable {
     /// The input has no such column or key.

@@ -1,3 +1,5 @@
+import MovieDomain
+import SQLiteStore
 /// What `import` does when a row's movie is already in the catalog.
 public enum DuplicatePolicy: String, CaseIterable, Sendable {
     case update, skip, fail
@@ -104,7 +106,7 @@ final class ImportWriter {
             let id = db.lastInsertRowID
             try link(id, to: row.genres)
             return (.inserted, id)
-        case .movie(let id, _):
+        case .movie(let id, let attach):
             var repeated = id > maxIDBefore
             if !repeated {
                 switch policy {
@@ -114,7 +116,7 @@ final class ImportWriter {
                 case .update: repeated = try touchStored(id)
                 }
             }
-            try update(id, with: row)
+            try update(id, with: row, attach: attach)
             return (repeated ? .repeated : .updated, id)
         }
     }
@@ -135,10 +137,11 @@ final class ImportWriter {
     }
 
     /// Overwrites the fields the input has; genres are replaced when it has a genres column.
-    /// An empty IMDb id cell leaves the stored id (an import never clears one).
-    private func update(_ id: Int64, with row: ImportRow) throws {
+    /// The IMDb id is written only to `attach` it: a movie found by its id has it already (and
+    /// rewriting it would rewrite two indexes), and an empty cell never clears one.
+    private func update(_ id: Int64, with row: ImportRow, attach: Bool) throws {
         var present = row.present
-        if row.imdbID == nil { present.remove(.imdbID) }
+        if !attach { present.remove(.imdbID) }
         let (statement, fields) = try updateStatement(for: present)
         for (offset, field) in fields.enumerated() {
             try MovieColumns.bind(row.movie[field], to: statement, at: Int32(offset + 1))

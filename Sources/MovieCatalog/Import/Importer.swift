@@ -1,3 +1,5 @@
+import MovieDomain
+import SQLiteStore
 /// Imports movie lists into a catalog: one transaction for all files, streamed, validated, de-duplicated.
 public final class Importer {
     private let catalog: Catalog

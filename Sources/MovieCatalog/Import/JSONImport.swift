@@ -1,3 +1,5 @@
+import MovieDomain
+import SQLiteStore
 /// JSON array and JSON Lines input for the importer: one object per record, keys mapped to fields.
 extension Importer {
     func importJSON(_ input: ByteReader, mode: JSONRecordReader.Mode) throws {

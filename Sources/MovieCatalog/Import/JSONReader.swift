@@ -1,3 +1,5 @@
+import MovieDomain
+import SQLiteStore
 /// Reads top-level JSON objects one at a time from a JSON array or JSON Lines, never holding the whole input.
 public final class JSONRecordReader {
     /// The input layout: one JSON array of objects, or one object per line.

@@ -1,3 +1,5 @@
+import MovieDomain
+import SQLiteStore
 /// A JSON value of one member of a record.
 public enum JSONValue: Equatable, Sendable {
     /// `null`.

@@ -1,3 +1,5 @@
+import MovieDomain
+import SQLiteStore
 import Synchronization
 #if canImport(Glibc)
 import Glibc

@@ -1,3 +1,5 @@
+import MovieDomain
+import SQLiteStore
 /// Folds rows that a bulk load appended without lookups, so the catalog ends as if they had
 /// been stored one by one: per key, the first id (a stored movie's, if any) keeps the last row's
 /// values for the columns the input has, and its genres when the input has genres.

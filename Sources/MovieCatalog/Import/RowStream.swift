@@ -1,3 +1,5 @@
+import MovieDomain
+import SQLiteStore
 /// Rows parsed and validated ahead of the writer, in input order.
 struct ParsedBatch: Sendable {
     /// One record of the input: a valid row (by its index in `valid`) or its problems.

@@ -1,3 +1,5 @@
+import MovieDomain
+import SQLiteStore
 /// What a layout's value rules do to a row's cells before they are validated.
 extension ImportLayout.ValueRule {
     /// Applies the rule to a row's cells, indexed by `MovieField.rawValue`.

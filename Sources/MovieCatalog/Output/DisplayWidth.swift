@@ -1,3 +1,5 @@
+import MovieDomain
+import SQLiteStore
 /// Terminal display width of text: wide (CJK, emoji) characters take two columns, marks none.
 public enum DisplayWidth {
     /// Columns `text` occupies in a terminal.

@@ -1,3 +1,5 @@
+import MovieDomain
+import SQLiteStore
 /// Prints facet counts as the app's filter list (table) or as JSON.
 public enum FacetWriter {
     /// Section titles, as in the app.

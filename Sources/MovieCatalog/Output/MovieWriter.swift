@@ -1,3 +1,5 @@
+import MovieDomain
+import SQLiteStore
 /// The formats `filter` can print.
 public enum OutputFormat: String, CaseIterable, Sendable {
     case table, csv, tsv, json, jsonl

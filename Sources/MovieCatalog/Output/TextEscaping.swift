@@ -1,3 +1,5 @@
+import MovieDomain
+import SQLiteStore
 /// Quoting for the text formats moviecat writes.
 public enum TextEscaping {
     /// A JSON string literal, quotes included.

@@ -1,7 +1,12 @@
+import MovieDomain
+import SQLiteStore
 #if canImport(Glibc)
 import Glibc
+/// write(2), named apart from `TextOutput.write`.
+private let systemWrite = Glibc.write
 #elseif canImport(Darwin)
 import Darwin
+private let systemWrite = Darwin.write
 #endif
 
 /// Buffered writing to a file descriptor (stdout, stderr or a file), flushed in large blocks.
@@ -51,12 +56,6 @@ public final class TextOutput {
         if buffer.count >= flushThreshold { drain() }
     }
 
-    /// Appends raw bytes.
-    public func write(bytes: some Sequence<UInt8>) {
-        buffer.append(contentsOf: bytes)
-        if buffer.count >= flushThreshold { drain() }
-    }
-
     private func drain() {
         do { try flush() } catch let error as CatalogError { failure = failure ?? error } catch {}
     }
@@ -66,7 +65,7 @@ public final class TextOutput {
         if let failure { throw failure }
         var offset = 0
         while offset < buffer.count {
-            let n = buffer.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            let n = buffer.withUnsafeBytes { systemWrite(fd, $0.baseAddress! + offset, $0.count - offset) }
             if n < 0 {
                 if errno == EINTR { continue }
                 buffer.removeAll(keepingCapacity: true)

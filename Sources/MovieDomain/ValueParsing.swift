@@ -130,6 +130,13 @@ public enum ValueParsing {
     /// digits (`111161`, `0111161`, as MovieLens writes them) or a title URL
     /// (`https://www.imdb.com/title/tt0111161/`); nil for anything else.
     public static func imdbID(_ raw: String) -> String? {
+        // The common case, as IMDb's files write it: `tt` and 7 or 8 digits, no leading zeros beyond 7.
+        let bytes = raw.utf8
+        if bytes.count >= 9, bytes.count <= 14, bytes.starts(with: [0x74, 0x74]),
+           bytes.dropFirst(2).allSatisfy({ $0 >= 48 && $0 <= 57 }),
+           bytes.count == 9 || bytes[bytes.index(bytes.startIndex, offsetBy: 2)] != 0x30 {
+            return raw
+        }
         var text = Substring(raw.lowercased())
         if let title = text.firstRange(of: "imdb.com/title/") {
             // A URL: the id is the path segment after /title/.

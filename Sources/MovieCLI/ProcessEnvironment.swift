@@ -1,3 +1,5 @@
+import MovieCatalog
+import MovieDomain
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -14,10 +14,20 @@ public final class Statement {
     init(connection: OpaquePointer, sql: String, persistent: Bool = false) throws {
         var handle: OpaquePointer?
         let flags = persistent ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0
-        let rc = sqlite3_prepare_v3(connection, sql, -1, flags, &handle, nil)
+        var trailing: String?
+        let rc = sql.withCString { text -> Int32 in
+            var tail: UnsafePointer<CChar>?
+            let rc = sqlite3_prepare_v3(connection, text, -1, flags, &handle, &tail)
+            if rc == SQLITE_OK, let tail, tail.pointee != 0 { trailing = String(cString: tail) }
+            return rc
+        }
         guard rc == SQLITE_OK, let handle else {
             sqlite3_finalize(handle)
             throw DatabaseError(connection: connection, sql: sql)
+        }
+        if let trailing, try Statement.holdsStatement(trailing, connection: connection) {
+            sqlite3_finalize(handle)
+            throw DatabaseError(code: SQLITE_MISUSE, message: "more than one statement given to prepare", sql: sql)
         }
         self.handle = handle
         self.connection = connection
@@ -25,6 +35,15 @@ public final class Statement {
     }
 
     deinit { sqlite3_finalize(handle) }
+
+    /// Whether text after a statement holds another one (not just spaces, `;` and comments).
+    private static func holdsStatement(_ text: String, connection: OpaquePointer) throws -> Bool {
+        var next: OpaquePointer?
+        let rc = sqlite3_prepare_v2(connection, text, -1, &next, nil)
+        defer { sqlite3_finalize(next) }
+        // A syntax error there is still SQL the caller meant to run.
+        return rc != SQLITE_OK || next != nil
+    }
 
     /// The number of `?` parameters.
     public var parameterCount: Int { Int(sqlite3_bind_parameter_count(handle)) }
@@ -99,40 +118,48 @@ public final class Statement {
         if clearingBindings { sqlite3_clear_bindings(handle) }
     }
 
-    /// Number of result columns.
-    public var columnCount: Int { Int(sqlite3_column_count(handle)) }
-
     /// True when the column of the current row is NULL.
     public func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
 
-    /// The column as an integer.
-    public func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+    /// The column as an integer; NULL is an error (read it with `optionalInt`).
+    public func int64(_ column: Int32) throws -> Int64 {
+        if isNull(column) { throw nullColumn(column) }
+        return sqlite3_column_int64(handle, column)
+    }
 
     /// The column as an integer, or nil when NULL.
-    public func optionalInt(_ column: Int32) -> Int? { isNull(column) ? nil : Int(int64(column)) }
+    public func optionalInt(_ column: Int32) -> Int? { isNull(column) ? nil : Int(sqlite3_column_int64(handle, column)) }
 
     /// The column as a double, or nil when NULL.
     public func optionalDouble(_ column: Int32) -> Double? {
         isNull(column) ? nil : sqlite3_column_double(handle, column)
     }
 
-    /// The column as text ("" when NULL).
-    public func text(_ column: Int32) -> String {
-        guard let bytes = sqlite3_column_text(handle, column) else { return "" }
+    /// The column as text; NULL is an error (read it with `optionalText`).
+    public func text(_ column: Int32) throws -> String {
+        guard let text = optionalText(column) else { throw nullColumn(column) }
+        return text
+    }
+
+    /// The column as text, or nil when NULL.
+    public func optionalText(_ column: Int32) -> String? {
+        guard !isNull(column), let bytes = sqlite3_column_text(handle, column) else { return nil }
         let count = Int(sqlite3_column_bytes(handle, column))
         return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
     }
 
-    /// The column as text, or nil when NULL.
-    public func optionalText(_ column: Int32) -> String? { isNull(column) ? nil : text(column) }
+    private func nullColumn(_ column: Int32) -> DatabaseError {
+        let name = sqlite3_column_name(handle, column).map { String(cString: $0) } ?? "\(column)"
+        return DatabaseError(code: SQLITE_MISMATCH, message: "column \(name) is NULL where a value was expected", sql: sql)
+    }
 
     /// The column as a dynamically typed value.
     public func value(_ column: Int32) -> SQLValue {
         switch sqlite3_column_type(handle, column) {
-        case SQLITE_INTEGER: return .integer(int64(column))
+        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, column))
         case SQLITE_FLOAT: return .real(sqlite3_column_double(handle, column))
         case SQLITE_NULL: return .null
-        default: return .text(text(column))
+        default: return .text(optionalText(column) ?? "")
         }
     }
 }

@@ -2,10 +2,10 @@ import CSQLite
 
 /// An error reported by SQLite, with the statement and arguments that caused it.
 public struct DatabaseError: Error, CustomStringConvertible, Sendable {
-    /// The primary result code (`SQLITE_BUSY`, `SQLITE_CONSTRAINT`, ...).
-    public let code: Int32
+    /// The primary result code (`.busy`, `.constraint`, ...).
+    public let code: ResultCode
     /// The extended result code (`SQLITE_CONSTRAINT_CHECK`, ...).
-    public let extendedCode: Int32
+    public let extendedCode: ResultCode
     /// SQLite's own message.
     public let message: String
     /// The SQL being run, if any.
@@ -13,9 +13,10 @@ public struct DatabaseError: Error, CustomStringConvertible, Sendable {
     /// The bound arguments, kept for debugging and out of ordinary messages.
     public let arguments: [SQLValue]
 
-    init(code: Int32, message: String, sql: String? = nil, arguments: [SQLValue] = []) {
-        self.code = code & 0xFF
-        self.extendedCode = code
+    /// Creates an error from a result code and message.
+    public init(code: Int32, message: String, sql: String? = nil, arguments: [SQLValue] = []) {
+        self.extendedCode = ResultCode(rawValue: code)
+        self.code = extendedCode.primary
         self.message = message
         self.sql = sql
         self.arguments = arguments
@@ -31,7 +32,7 @@ public struct DatabaseError: Error, CustomStringConvertible, Sendable {
 
     /// The SQLite error code and message, plus the statement when known.
     public var description: String {
-        var text = "SQLite error \(extendedCode): \(message)"
+        var text = "SQLite error \(extendedCode.rawValue): \(message)"
         if let sql { text += " - while executing \(sql.split(separator: "\n").joined(separator: " "))" }
         return text
     }

@@ -1,3 +1,5 @@
+import MovieCatalog
+import MovieDomain
 /// The filter flags shared by `filter`, `facets` and `save-preset`, and how they become a set.
 public enum FilterOptions {
     /// `--genre`, `--exclude-genre`, ..., `--title`, `--preset`; all repeatable.

@@ -1,3 +1,5 @@
+import MovieCatalog
+import MovieDomain
 /// The result of parsing a command's arguments: option values in order, flags, positionals.
 public struct ParsedArguments: Sendable {
     /// (option name, value) in command-line order, for options that take values.

@@ -1,3 +1,5 @@
+import MovieCatalog
+import MovieDomain
 /// Shell completion scripts, generated from the command specs so they never drift from the parser.
 ///
 /// Genre codes and preset names come from the catalog at completion time, through the hidden

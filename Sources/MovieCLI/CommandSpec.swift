@@ -1,3 +1,5 @@
+import MovieCatalog
+import MovieDomain
 /// One option of a command: its long name, value placeholder (nil for a flag) and help text.
 public struct OptionSpec: Sendable {
     /// The long name, with its dashes (`--limit`).

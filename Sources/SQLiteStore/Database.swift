@@ -38,7 +38,19 @@ public final class Database {
         try execute("PRAGMA synchronous = NORMAL")
     }
 
-    deinit { sqlite3_close_v2(handle) }
+    /// True once `close()` ran.
+    private var closed = false
+
+    deinit { if !closed { sqlite3_close_v2(handle) } }
+
+    /// Closes the connection now; an error (say, statements still open) is thrown, not ignored.
+    /// As the last connection, SQLite checkpoints and deletes the WAL.
+    public func close() throws {
+        guard !closed else { return }
+        let rc = sqlite3_close_v2(handle)
+        closed = true
+        guard rc == SQLITE_OK else { throw DatabaseError(code: rc, message: String(cString: sqlite3_errstr(rc))) }
+    }
 
     /// Process-wide SQLite settings, applied before the first connection opens.
     private static let configureOnce: Void = {
@@ -74,7 +86,8 @@ public final class Database {
         }
     }
 
-    /// Prepares a statement; `persistent` hints that it will be reused many times.
+    /// Prepares one statement; `persistent` hints that it will be reused many times. SQL after
+    /// the first statement is an error (SQLite would ignore it silently); `execute` runs several.
     public func prepare(_ sql: String, persistent: Bool = false) throws -> Statement {
         try Statement(connection: handle, sql: sql, persistent: persistent)
     }
@@ -139,10 +152,16 @@ public final class Database {
         }
     }
 
-    /// Runs `body` (a whole transaction) without foreign-key enforcement, then turns it back on.
-    /// Only for writers that keep references right by construction: the pragma cannot change
-    /// inside a transaction, and without it there are no checks and no cascades.
-    func withoutForeignKeys<T>(_ body: () throws -> T) throws -> T {
+    /// Whether a transaction is open.
+    public var inTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+    /// Runs `body` (whole transactions) without foreign-key enforcement, then turns it back on.
+    /// Only for writers that keep references right by construction: without it there are no
+    /// checks and no cascades. The pragma is a no-op inside a transaction, so that is an error.
+    public func withoutForeignKeys<T>(_ body: () throws -> T) throws -> T {
+        guard !inTransaction else {
+            throw DatabaseError(code: SQLITE_MISUSE, message: "foreign keys cannot be turned off inside a transaction")
+        }
         try execute("PRAGMA foreign_keys = OFF")
         defer { try? execute("PRAGMA foreign_keys = ON") }
         return try body()

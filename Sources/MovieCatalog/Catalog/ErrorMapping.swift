@@ -1,0 +1,40 @@
+import MovieDomain
+import SQLiteStore
+
+extension CatalogError {
+    /// What the user should see for any error: SQLite and migration failures become a kind and
+    /// one line naming the catalog (never the SQL); other unknown errors are bugs.
+    public static func from(_ error: Error, catalogPath: String? = nil) -> CatalogError {
+        if let error = error as? CatalogError { return error }
+        let place = catalogPath.map { "\($0): " } ?? ""
+        if let error = error as? MigrationError {
+            switch error {
+            case .newerVersion(let found, let known):
+                return CatalogError(.cannotUseCatalog,
+                    "\(catalogPath ?? "the catalog") has schema version \(found), newer than this moviecat's \(known); upgrade moviecat")
+            case .foreignDatabase:
+                return CatalogError(.cannotUseCatalog,
+                    "\(catalogPath ?? "the catalog") is a SQLite database of another program (it has tables but no moviecat schema version)")
+            case .danglingReferences(let migration):
+                return CatalogError(.cannotUseCatalog,
+                    "\(place)migration \(migration) would leave rows pointing at missing ones; nothing was changed")
+            case .badNumbering(let problem):
+                return CatalogError(.internalError, "internal error: the compiled-in migrations are misnumbered: \(problem)")
+            }
+        }
+        if let error = error as? DatabaseError {
+            switch error.code {
+            case .busy, .locked:
+                return CatalogError(.locked, "\(place)the catalog stayed locked by another process for over \(Database.busyTimeoutMilliseconds / 1000) s")
+            case .notADatabase:
+                return CatalogError(.cannotUseCatalog, "\(place)not a SQLite database")
+            case .readOnly, .cannotOpen, .permission, .full, .ioError, .corrupt, .auth:
+                return CatalogError(.cannotUseCatalog, "\(place)cannot use the catalog: \(error.message)")
+            default:
+                // The SQL stays out of the message: users get SQLite's own words and code.
+                return CatalogError(.internalError, "internal error: SQLite error \(error.extendedCode.rawValue): \(error.message)")
+            }
+        }
+        return CatalogError(.internalError, "internal error: \(error)")
+    }
+}
