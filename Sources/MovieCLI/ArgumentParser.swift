@@ -1,54 +1,50 @@
 import MovieCatalog
 import MovieDomain
-/// The result of parsing a command's arguments: option values in order, flags, positionals.
+
+/// Parsed arguments: typed option values in command-line order, flags and positionals.
 public struct ParsedArguments: Sendable {
-    /// (option name, value) in command-line order, for options that take values.
-    public var values: [(name: String, value: String)] = []
+    /// One option given with a value: its name, the text and the typed value.
+    public struct Value: Sendable {
+        public let name: String
+        public let text: String
+        let value: any Sendable
+    }
+
+    /// Options given with values, in command-line order.
+    public fileprivate(set) var values: [Value] = []
     /// Flags that were given.
-    public var flags: Set<String> = []
+    fileprivate var flags: Set<String> = []
     /// Positional arguments.
     public var positionals: [String] = []
     /// True when `--help` or `-h` was given.
-    public var wantsHelp = false
+    public fileprivate(set) var wantsHelp = false
 
-    /// The last value of an option.
-    public func value(_ name: String) -> String? { values.last { $0.name == name }?.value }
-
-    /// All values of a repeatable option.
-    public func all(_ name: String) -> [String] { values.filter { $0.name == name }.map(\.value) }
-
-    /// Whether a flag was given.
-    public func has(_ flag: String) -> Bool { flags.contains(flag) }
-
-    /// An integer option, checked; nil when absent.
-    public func integer(_ name: String, in spec: CommandSpec, minimum: Int = 0) throws -> Int? {
-        guard let text = value(name) else { return nil }
-        guard let n = Int(text), n >= minimum else {
-            throw spec.usageError("the value '\(text)' is invalid for '\(spec.option(name)?.synopsis ?? name)': expected a whole number of at least \(minimum)")
-        }
-        return n
+    /// The last value of an option, nil when not given.
+    public subscript<V>(_ option: Option<V>) -> V? {
+        values.last { $0.name == option.name }?.value as? V
     }
 
-    /// An option whose value must be one of an enum's cases.
-    public func choice<T: RawRepresentable & CaseIterable>(_ name: String, in spec: CommandSpec, as: T.Type) throws -> T?
-    where T.RawValue == String {
-        guard let text = value(name) else { return nil }
-        guard let choice = T(rawValue: text.lowercased()) else {
-            let allowed = T.allCases.map(\.rawValue).joined(separator: ", ")
-            throw spec.usageError("the value '\(text)' is invalid for '\(spec.option(name)?.synopsis ?? name)': expected one of \(allowed)")
-        }
-        return choice
+    /// Every value of a repeatable option, in order.
+    public func all<V>(_ option: Option<V>) -> [V] {
+        values.filter { $0.name == option.name }.compactMap { $0.value as? V }
+    }
+
+    /// Whether a flag was given.
+    public subscript(_ flag: Flag) -> Bool { flags.contains(flag.spec.name) }
+
+    /// Whether an option was given at all.
+    public func has(_ option: some OptionDeclaration) -> Bool {
+        flags.contains(option.spec.name) || values.contains { $0.name == option.spec.name }
     }
 }
 
 extension CommandSpec {
-    /// A usage error for this command: exit 64, followed by the usage line and a help hint.
-    public func usageError(_ message: String) -> CatalogError {
-        CatalogError(.usage, message, usageHint: usageHint)
-    }
-
-    /// Parses `--opt value`, `--opt=value`, flags, `--` and positionals; unknown options suggest the nearest.
-    public func parse(_ arguments: [String]) throws -> ParsedArguments {
+    /// Parses `--opt value`, `--opt=value`, flags, `--` and positionals into typed values: a
+    /// value its option does not take is a usage error here, before anything is opened.
+    /// Unknown options suggest the nearest. With `stopAtCommand`, the first positional and all
+    /// after it are left unparsed (global options stop at the command name); `unknownNote` is
+    /// added to the error for an unknown option.
+    public func parse(_ arguments: [String], stopAtCommand: Bool = false, unknownNote: String = "") throws -> ParsedArguments {
         var parsed = ParsedArguments()
         var index = 0
         var onlyPositionals = false
@@ -56,6 +52,10 @@ extension CommandSpec {
             let argument = arguments[index]
             index += 1
             if onlyPositionals || !argument.hasPrefix("-") || argument == "-" {
+                if stopAtCommand {
+                    parsed.positionals = Array(arguments[(index - 1)...])
+                    return parsed
+                }
                 parsed.positionals.append(argument)
                 continue
             }
@@ -69,23 +69,31 @@ extension CommandSpec {
             }
             guard let option = option(name) else {
                 let hint = Suggestion.nearest(to: name, in: options.map(\.name)).map { ". Did you mean '\($0)'?" } ?? ""
-                throw usageError("unknown option '\(name)'\(hint)")
+                throw usageError("unknown option '\(name)'\(hint)\(unknownNote)")
             }
-            guard option.valueName != nil else {
+            guard let convert = option.convert else {
                 if inlineValue != nil { throw usageError("'\(name)' takes no value") }
                 parsed.flags.insert(name)
                 continue
             }
+            let text: String
             if let inlineValue {
-                parsed.values.append((name, inlineValue))
+                text = inlineValue
             } else if index < arguments.count {
-                parsed.values.append((name, arguments[index]))
+                text = arguments[index]
                 index += 1
             } else {
                 throw usageError("missing value for '\(option.synopsis)'")
             }
-            if !option.repeatable && parsed.all(name).count > 1 {
+            if !option.repeatable && parsed.values.contains(where: { $0.name == name }) {
                 throw usageError("'\(name)' can be given only once")
+            }
+            do {
+                parsed.values.append(ParsedArguments.Value(name: name, text: text, value: try convert(text)))
+            } catch let invalid as InvalidValue {
+                throw usageError("the value '\(text)' is invalid for '\(option.synopsis)': \(invalid.reason)")
+            } catch let error as CatalogError where error.kind == .usage {
+                throw usageError(error.message)
             }
         }
         return parsed

@@ -1,59 +1,54 @@
 import MovieCatalog
 import MovieDomain
-/// One option of a command: its long name, value placeholder (nil for a flag) and help text.
-public struct OptionSpec: Sendable {
-    /// The long name, with its dashes (`--limit`).
-    public let name: String
-    /// The value placeholder shown in help (`n`), or nil for a flag.
-    public let valueName: String?
-    /// The one-line help text.
-    public let help: String
-    /// Whether the option may be given more than once.
-    public let repeatable: Bool
 
-    /// Creates an option; `value` is the placeholder, nil for a flag.
-    public init(_ name: String, value: String? = nil, help: String, repeatable: Bool = false) {
-        self.name = name
-        self.valueName = value
-        self.help = help
-        self.repeatable = repeatable
-    }
-
-    /// `--limit <n>` as shown in help and errors.
-    public var synopsis: String { valueName.map { "\(name) <\($0)>" } ?? name }
-}
-
-/// A command's name, help text and options; drives parsing, help and completions.
+/// A command's name, help text, options and subcommands; drives parsing, help and completions.
 public struct CommandSpec: Sendable {
-    /// The command name as typed (empty for the top level).
+    /// The command as typed after `moviecat` (`filter`, `presets show`; empty for the top level).
     public let name: String
     /// The one-line summary shown as OVERVIEW.
     public let abstract: String
     /// The usage line, without the `USAGE:` prefix.
     public let usage: String
-    /// The positional arguments with their help text.
-    public let arguments: [(name: String, help: String)]
+    /// The positional arguments with their help text and completion.
+    public let arguments: [ArgumentSpec]
     /// The options the command accepts.
     public let options: [OptionSpec]
     /// Example command lines shown under EXAMPLES.
     public let examples: [String]
-    /// The subcommands with their help text.
-    public let subcommands: [(name: String, help: String)]
+    /// Subcommands (`presets show`), each with its own options.
+    public let subcommands: [CommandSpec]
 
-    /// Creates a command spec from its help text, arguments, options, examples and subcommands.
-    public init(name: String, abstract: String, usage: String, arguments: [(name: String, help: String)] = [],
-                options: [OptionSpec] = [], examples: [String] = [], subcommands: [(name: String, help: String)] = []) {
+    /// Creates a command spec; without `usage`, the usage line is made from the arguments and options.
+    public init(name: String, abstract: String, usage: String? = nil, arguments: [ArgumentSpec] = [],
+                options: [any OptionDeclaration] = [], examples: [String] = [], subcommands: [CommandSpec] = []) {
         self.name = name
         self.abstract = abstract
-        self.usage = usage
         self.arguments = arguments
-        self.options = options
+        self.options = options.map(\.spec)
         self.examples = examples
         self.subcommands = subcommands
+        self.usage = usage ?? CommandSpec.usageLine(name: name, arguments: arguments, options: self.options,
+                                                    subcommands: subcommands)
     }
+
+    /// `moviecat filter [<facet:value>...] [--genre <g>]... [--desc]`.
+    static func usageLine(name: String, arguments: [ArgumentSpec], options: [OptionSpec],
+                          subcommands: [CommandSpec]) -> String {
+        var parts = ["moviecat" + (name.isEmpty ? "" : " " + name)]
+        if !subcommands.isEmpty { parts.append("[" + subcommands.map(\.word).joined(separator: "|") + "]") }
+        parts += arguments.map(\.name)
+        parts += options.map { "[\($0.synopsis)]" + ($0.repeatable ? "..." : "") }
+        return parts.joined(separator: " ")
+    }
+
+    /// The last word of the name (`show` of `presets show`).
+    public var word: String { name.split(separator: " ").last.map(String.init) ?? name }
 
     /// The option named `name`, if the command has it.
     public func option(_ name: String) -> OptionSpec? { options.first { $0.name == name } }
+
+    /// The subcommand typed as `word`, if any.
+    public func subcommand(_ word: String) -> CommandSpec? { subcommands.first { $0.word == word } }
 
     /// The help text: abstract, USAGE, ARGUMENTS, OPTIONS, SUBCOMMANDS and EXAMPLES sections.
     public var help: String {
@@ -72,7 +67,7 @@ public struct CommandSpec: Sendable {
         }
         section("ARGUMENTS", arguments.isEmpty ? [("(none)", "")] : arguments.map { ($0.name, $0.help) })
         section("OPTIONS", options.map { ($0.synopsis, $0.help) } + [("-h, --help", "Show help information.")])
-        section("SUBCOMMANDS", subcommands.map { ($0.name, $0.help) })
+        section("SUBCOMMANDS", subcommands.map { ($0.word, $0.abstract) })
         text += "\nEXAMPLES:\n" + examples.map { "  \($0)\n" }.joined()
         return text
     }
@@ -80,5 +75,10 @@ public struct CommandSpec: Sendable {
     /// The lines after a usage error: the usage and where to get help.
     public var usageHint: String {
         "USAGE: \(usage)\nSee 'moviecat \(name.isEmpty ? "" : name + " ")--help'."
+    }
+
+    /// A usage error for this command: exit 64, followed by the usage line and a help hint.
+    public func usageError(_ message: String) -> CatalogError {
+        CatalogError(.usage, message, usageHint: usageHint)
     }
 }

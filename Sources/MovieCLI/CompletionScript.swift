@@ -1,45 +1,50 @@
 import MovieCatalog
 import MovieDomain
-/// Shell completion scripts, generated from the command specs so they never drift from the parser.
+
+/// Shell completion scripts, generated from the command specs (each option's and argument's
+/// declared completion), so they never drift from the parser.
 ///
 /// Genre codes and preset names come from the catalog at completion time, through the hidden
 /// `moviecat _complete genres|presets` command (which honours `--db` on the line being completed).
 public enum CompletionScript {
-    /// Fixed value choices of options, by command ("*" for every command).
-    static func choices(command: String, option: String) -> [String]? {
-        switch option {
-        case "--format":
-            switch command {
-            case "import": return ImportFormat.allCases.map(\.rawValue)
-            case "filter": return OutputFormat.allCases.map(\.rawValue)
-            default: return ["table", "json"]
-            }
-        case "--sort": return SortKey.allCases.map(\.rawValue)
-        case "--on-duplicate": return DuplicatePolicy.allCases.map(\.rawValue)
-        case "--certification": return ["G", "PG", "PG-13", "R", "NC-17"]
-        case "--map": return MovieField.allCases.map { $0.name + "=" }
-        case "--layout": return ImportLayout.all.map(\.name) + ["none"]
-        default: return nil
+    static let facetPrefixes = Facet.allCases.map { $0.rawValue + ":" }
+
+    /// The bash code that offers values of a completion kind for the word in `$cur`.
+    static func bashReply(_ completion: Completion) -> String? {
+        switch completion {
+        case .none: return nil
+        case .file: return "COMPREPLY=($(compgen -f -- \"$cur\"))"
+        case .genres: return "_moviecat_values genres \"$cur\""
+        case .presets: return "_moviecat_values presets \"$cur\""
+        case .choices(let words): return "COMPREPLY=($(compgen -W \"\(words.joined(separator: " "))\" -- \"$cur\"))"
+        case .filterTokens: return "_moviecat_tokens"
         }
     }
 
-    static let facetPrefixes = Facet.allCases.map { $0.rawValue + ":" }
-    static let fileOptions: Set<String> = ["--db", "--rejects"]
+    /// Every command and subcommand, keyed as the script finds them (`presets show`).
+    static func flatten(_ commands: [CommandSpec]) -> [CommandSpec] {
+        commands.flatMap { [$0] + $0.subcommands }
+    }
 
     /// A bash script; `complete -p moviecat` shows it loaded.
-    public static func bash(_ commands: [CommandSpec]) -> String {
-        var flagCases = ""
-        var valueCases = ""
-        for command in commands {
+    public static func bash(_ commands: [CommandSpec], global: CommandSpec) -> String {
+        var flagCases = "", valueCases = "", positionalCases = ""
+        for command in flatten(commands) {
             let flags = (command.options.map(\.name) + ["--help"]).joined(separator: " ")
-            flagCases += "        \(command.name)) flags=\"\(flags)\" ;;\n"
+            flagCases += "        \"\(command.name)\") flags=\"\(flags)\" ;;\n"
             for option in command.options {
-                if let values = choices(command: command.name, option: option.name) {
-                    valueCases += "        \(command.name):\(option.name)) COMPREPLY=($(compgen -W \"\(values.joined(separator: " "))\" -- \"$cur\")); return ;;\n"
+                if let reply = bashReply(option.completion) {
+                    valueCases += "        \"\(command.name):\(option.name)\") \(reply); return ;;\n"
                 }
             }
+            let positional = command.subcommands.isEmpty
+                ? command.arguments.first.flatMap { bashReply($0.completion) }
+                : bashReply(.choices(command.subcommands.map(\.word)))
+            if let positional { positionalCases += "        \"\(command.name)\") \(positional) ;;\n" }
         }
+        let withSubcommands = commands.filter { !$0.subcommands.isEmpty }.map(\.name).joined(separator: "|")
         let names = commands.map(\.name).joined(separator: " ")
+        let globalFlags = (global.options.map(\.name) + ["--help"]).joined(separator: " ")
         return """
         # bash completion for moviecat; load with: source <(moviecat completions bash)
         # Catalog values (genre codes, preset names) are data: matched by prefix and quoted,
@@ -50,6 +55,25 @@ public enum CompletionScript {
             while IFS= read -r value; do
                 [[ "$value" == "$2"* ]] && COMPREPLY+=("$(printf '%q' "$value")")
             done < <(moviecat "${db[@]}" _complete "$1" 2>/dev/null)
+        }
+        # Filter tokens: with ':' in COMP_WORDBREAKS (bash's default) "genre:co" arrives as
+        # genre, :, co; rejoin it, and reply with what replaces the last piece.
+        _moviecat_tokens() {
+            local word="$cur" lead=""
+            if [[ "$cur" == ":" ]]; then
+                word="$prev:"   # readline replaces only the text after the colon
+            elif [[ "$prev" == ":" && $COMP_CWORD -ge 2 ]]; then
+                word="${COMP_WORDS[COMP_CWORD-2]}:$cur"
+            else
+                lead="${cur%%:*}:"
+            fi
+            case "$word" in
+                genre:*|exclude-genre:*)
+                    _moviecat_values genres "${word#*:}"
+                    COMPREPLY=("${COMPREPLY[@]/#/$lead}") ;;
+                *) COMPREPLY=($(compgen -W "\(facetPrefixes.joined(separator: " "))" -- "$cur")) ;;
+            esac
+            compopt -o nospace 2>/dev/null
         }
         _moviecat() {
             local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}"
@@ -67,20 +91,23 @@ public enum CompletionScript {
             done
             if [[ -z "$cmd" ]]; then
                 case "$prev" in --db) COMPREPLY=($(compgen -f -- "$cur")); return ;; esac
-                COMPREPLY=($(compgen -W "\(names) --db --version --help" -- "$cur"))
+                COMPREPLY=($(compgen -W "\(names) \(globalFlags)" -- "$cur"))
                 return
             fi
+            # A command with subcommands: the next plain word names one (`presets show`).
+            case "$cmd" in
+                \(withSubcommands.isEmpty ? "__none__" : withSubcommands))
+                    local j
+                    for ((j = i + 1; j < COMP_CWORD; j++)); do
+                        case "${COMP_WORDS[j]}" in -*) ;; *) cmd="$cmd ${COMP_WORDS[j]}"; break ;; esac
+                    done ;;
+            esac
             # "--opt=value" arrives as --opt, =, value ('=' is in COMP_WORDBREAKS).
             if [[ "$cur" == "=" ]]; then
                 cur=""
             elif [[ "$prev" == "=" && $COMP_CWORD -ge 2 ]]; then
                 prev="${COMP_WORDS[COMP_CWORD-2]}"
             fi
-            case "$prev" in
-                --db|--rejects) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-                --genre|--exclude-genre) _moviecat_values genres "$cur"; return ;;
-                --preset) _moviecat_values presets "$cur"; return ;;
-            esac
             case "$cmd:$prev" in
         \(valueCases)    esac
             case "$cmd" in
@@ -90,33 +117,7 @@ public enum CompletionScript {
                 return
             fi
             case "$cmd" in
-                filter|facets|save-preset)
-                    # With ':' in COMP_WORDBREAKS (bash's default) "genre:co" arrives as
-                    # genre, :, co; rejoin it, and reply with what replaces the last piece.
-                    local word="$cur" lead=""
-                    if [[ "$cur" == ":" ]]; then
-                        word="$prev:"   # readline replaces only the text after the colon
-                    elif [[ "$prev" == ":" && $COMP_CWORD -ge 2 ]]; then
-                        word="${COMP_WORDS[COMP_CWORD-2]}:$cur"
-                    else
-                        lead="${cur%%:*}:"
-                    fi
-                    case "$word" in
-                        genre:*|exclude-genre:*)
-                            _moviecat_values genres "${word#*:}"
-                            COMPREPLY=("${COMPREPLY[@]/#/$lead}") ;;
-                        *) COMPREPLY=($(compgen -W "\(facetPrefixes.joined(separator: " "))" -- "$cur")) ;;
-                    esac
-                    compopt -o nospace 2>/dev/null ;;
-                presets)
-                    if [[ "$prev" == presets ]]; then
-                        COMPREPLY=($(compgen -W "list show delete rename" -- "$cur"))
-                    else
-                        _moviecat_values presets "$cur"
-                    fi ;;
-                import) COMPREPLY=($(compgen -f -- "$cur")) ;;
-                completions) COMPREPLY=($(compgen -W "bash zsh fish" -- "$cur")) ;;
-                help) COMPREPLY=($(compgen -W "\(names)" -- "$cur")) ;;
+        \(positionalCases)        help) COMPREPLY=($(compgen -W "\(names)" -- "$cur")) ;;
             esac
         }
         complete -F _moviecat moviecat
@@ -125,18 +126,31 @@ public enum CompletionScript {
     }
 
     /// A zsh script: zsh runs the bash completion through bashcompinit.
-    public static func zsh(_ commands: [CommandSpec]) -> String {
+    public static func zsh(_ commands: [CommandSpec], global: CommandSpec) -> String {
         """
         #compdef moviecat
         # zsh completion for moviecat; load with: source <(moviecat completions zsh)
         autoload -U +X compinit && compinit
         autoload -U +X bashcompinit && bashcompinit
 
-        """ + bash(commands)
+        """ + bash(commands, global: global)
+    }
+
+    /// The fish arguments that offer values of a completion kind.
+    static func fishValues(_ completion: Completion) -> String? {
+        switch completion {
+        case .none: return nil
+        case .file: return "-r -F"
+        case .genres: return "-x -a '(__moviecat_values genres)'"
+        case .presets: return "-x -a '(__moviecat_values presets)'"
+        case .choices(let words): return "-x -a \(quoteFish(words.joined(separator: " ")))"
+        case .filterTokens:
+            return "-a \(quoteFish(facetPrefixes.joined(separator: " ") + " (__moviecat_values genres | sed s/^/genre:/)"))"
+        }
     }
 
     /// A fish script.
-    public static func fish(_ commands: [CommandSpec]) -> String {
+    public static func fish(_ commands: [CommandSpec], global: CommandSpec) -> String {
         var text = """
         # fish completion for moviecat; save as ~/.config/fish/completions/moviecat.fish
         function __moviecat_values
@@ -152,36 +166,29 @@ public enum CompletionScript {
             moviecat $db _complete $argv 2>/dev/null
         end
         complete -c moviecat -f
-        complete -c moviecat -n __fish_use_subcommand -l db -r -d 'The catalog file'
-        complete -c moviecat -n __fish_use_subcommand -l version -d 'Show the version'
 
         """
+        for option in global.options {
+            text += "complete -c moviecat -n __fish_use_subcommand -l \(option.name.dropFirst(2))"
+                + (fishValues(option.completion).map { " " + $0 } ?? (option.valueName != nil ? " -x" : ""))
+                + " -d \(quoteFish(option.help))\n"
+        }
         for command in commands {
             text += "complete -c moviecat -n __fish_use_subcommand -a \(command.name) -d \(quoteFish(command.abstract))\n"
             let seen = "'__fish_seen_subcommand_from \(command.name)'"
-            for option in command.options {
-                var line = "complete -c moviecat -n \(seen) -l \(option.name.dropFirst(2))"
-                if option.name == "--genre" || option.name == "--exclude-genre" {
-                    line += " -x -a '(__moviecat_values genres)'"
-                } else if option.name == "--preset" {
-                    line += " -x -a '(__moviecat_values presets)'"
-                } else if let values = choices(command: command.name, option: option.name) {
-                    line += " -x -a \(quoteFish(values.joined(separator: " ")))"
-                } else if fileOptions.contains(option.name) {
-                    line += " -r -F"
-                } else if option.valueName != nil {
-                    line += " -x"
-                }
-                text += line + " -d \(quoteFish(option.help))\n"
+            for option in command.options + command.subcommands.flatMap(\.options) {
+                text += "complete -c moviecat -n \(seen) -l \(option.name.dropFirst(2))"
+                    + (fishValues(option.completion).map { " " + $0 } ?? (option.valueName != nil ? " -x" : ""))
+                    + " -d \(quoteFish(option.help))\n"
             }
-            if ["filter", "facets", "save-preset"].contains(command.name) {
-                text += "complete -c moviecat -n \(seen) -a \(quoteFish(facetPrefixes.joined(separator: " ")))\n"
-                text += "complete -c moviecat -n \(seen) -a '(__moviecat_values genres | sed s/^/genre:/)'\n"
+            if !command.subcommands.isEmpty {
+                text += "complete -c moviecat -n \(seen) -a \(quoteFish(command.subcommands.map(\.word).joined(separator: " ")))\n"
+            }
+            let arguments = command.arguments + command.subcommands.flatMap(\.arguments)
+            for argument in arguments {
+                if let values = fishValues(argument.completion) { text += "complete -c moviecat -n \(seen) \(values)\n" }
             }
         }
-        text += "complete -c moviecat -n '__fish_seen_subcommand_from import' -F\n"
-        text += "complete -c moviecat -n '__fish_seen_subcommand_from presets' -a 'list show delete rename (__moviecat_values presets)'\n"
-        text += "complete -c moviecat -n '__fish_seen_subcommand_from completions' -a 'bash zsh fish'\n"
         return text
     }
 

@@ -2,69 +2,60 @@ import MovieCatalog
 import MovieCLI
 import MovieDomain
 
+/// The global options, before the command.
+enum GlobalOptions {
+    static let db = Option<String>("--db", value: "path",
+        help: "The catalog file (default: $MOVIECAT_DB, else $XDG_DATA_HOME/moviecat/catalog.sqlite).",
+        completion: .file) { text in
+        guard !text.isEmpty else { throw InvalidValue("the catalog path cannot be empty") }
+        return text
+    }
+    static let version = Flag("--version", help: "Show the version.")
+}
+
 /// The command table: every command moviecat knows, in help order.
 enum Commands {
     static let all: [Command] = [
-        CatalogCommands.initCommand, ImportCommand.command, FilterCommands.filter, FacetsCommand.command,
-        FilterCommands.savePreset, FilterCommands.presets, MovieCommands.add, MovieCommands.remove,
-        MovieCommands.info, CompletionsCommand.command, HelpCommand.command,
+        CatalogCommands.initCommand, ImportCommand.command, FilterCommand.command, FacetsCommand.command,
+        PresetCommands.savePreset, PresetCommands.presets, MovieCommands.add, MovieCommands.edit,
+        MovieCommands.remove, CatalogCommands.info, CompletionsCommand.command, HelpCommand.command,
     ]
 
-    /// The spec used for errors before a command is known.
-    static let globalSpec = CommandSpec(name: "", abstract: "", usage: "moviecat [--db <path>] <command> [<options>]")
+    /// `moviecat [--db <path>] <command>`: the global options, and the commands as subcommands for help.
+    static let global = CommandSpec(
+        name: "", abstract: "A movie catalog on SQLite: import lists, filter them with facet sets, save presets.",
+        usage: "moviecat [--db <path>] <command> [<options>]",
+        arguments: [ArgumentSpec("<command>", "One of the subcommands below; see 'moviecat help <command>'.")],
+        options: [GlobalOptions.db, GlobalOptions.version],
+        examples: ["moviecat init --seed", "moviecat filter --genre drama --rating 5 --duration 3h",
+                   "moviecat import title.basics.tsv.gz title.ratings.tsv.gz"],
+        subcommands: all.map(\.spec))
 
-    /// `moviecat --help`.
-    static var mainHelp: String {
-        let width = (all.map(\.spec.name.count).max() ?? 0) + 2
-        var text = """
-            OVERVIEW: A movie catalog on SQLite: import lists, filter them with facet sets, save presets.
-
-            USAGE: moviecat [--db <path>] <command> [<options>]
-
-            ARGUMENTS:
-              <command>     One of the subcommands below.
-
-            OPTIONS:
-              --db <path>   The catalog file (default: $MOVIECAT_DB, else $XDG_DATA_HOME/moviecat/catalog.sqlite).
-              --version     Show the version.
-              -h, --help    Show help information.
-
-            SUBCOMMANDS:
-
-            """
-        for command in all {
-            text += "  " + command.spec.name + String(repeating: " ", count: width - command.spec.name.count)
-                + command.spec.abstract + "\n"
-        }
-        text += """
-
-            EXAMPLES:
-              moviecat init --seed
-              moviecat filter --genre drama --rating 5 --duration 3h
-              moviecat import movies.csv
-
-            See 'moviecat help <command>' for detailed help.
-
-            """
-        return text
+    /// The command named `name`, or a usage error suggesting the nearest.
+    static func named(_ name: String) throws -> Command {
+        if let command = (all + [CompletionsCommand.values]).first(where: { $0.spec.name == name }) { return command }
+        let hint = Suggestion.nearest(to: name, in: all.map(\.spec.name)).map { ". Did you mean '\($0)'?" } ?? ""
+        throw global.usageError("unknown command '\(name)'\(hint)")
     }
 }
 
-/// `moviecat help [COMMAND]`.
+/// `moviecat help [COMMAND [SUBCOMMAND]]`.
 enum HelpCommand {
     static let command = Command(spec: CommandSpec(
-        name: "help", abstract: "Show help for a command.", usage: "moviecat help [<command>]",
-        arguments: [("<command>", "The command to describe.")],
-        examples: ["moviecat help filter"])
+        name: "help", abstract: "Show help for a command.",
+        arguments: [ArgumentSpec("<command>", "The command to describe.", completion: .choices(["init", "import", "filter",
+                    "facets", "save-preset", "presets", "add", "edit", "remove", "info", "completions", "help"]))],
+        examples: ["moviecat help filter", "moviecat help presets show"])
     ) { parsed, context in
         guard let name = parsed.positionals.first else {
-            context.stdout.write(Commands.mainHelp)
+            context.stdout.write(Commands.global.help)
             return
         }
-        guard let command = Commands.all.first(where: { $0.spec.name == name }) else {
-            let hint = Suggestion.nearest(to: name, in: Commands.all.map(\.spec.name)).map { ". Did you mean '\($0)'?" } ?? ""
-            throw CatalogError(.usage, "unknown command '\(name)'\(hint)")
-        }
+        let group = try Commands.named(name)
+        let rest = Array(parsed.positionals.dropFirst())
+        // `help presets` describes the group; `help presets show` the action.
+        let (command, extra) = rest.isEmpty ? (group, []) : try group.resolve(rest)
+        if let extra = extra.first { throw command.spec.usageError("unexpected argument '\(extra)'") }
         context.stdout.write(command.spec.help)
     }
 }

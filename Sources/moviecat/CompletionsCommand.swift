@@ -8,8 +8,7 @@ enum CompletionsCommand {
 
     static let spec = CommandSpec(
         name: "completions", abstract: "Print a shell completion script.",
-        usage: "moviecat completions <shell>",
-        arguments: [("<shell>", "bash, zsh or fish.")],
+        arguments: [ArgumentSpec("<shell>", "bash, zsh or fish.", completion: .choices(Shell.allCases.map(\.rawValue)))],
         examples: ["source <(moviecat completions bash)", "moviecat completions fish > ~/.config/fish/completions/moviecat.fish"])
 
     static let command = Command(spec: spec) { parsed, context in
@@ -19,16 +18,16 @@ enum CompletionsCommand {
         }
         let specs = Commands.all.map(\.spec)
         switch shell {
-        case .bash: context.stdout.write(CompletionScript.bash(specs))
-        case .zsh: context.stdout.write(CompletionScript.zsh(specs))
-        case .fish: context.stdout.write(CompletionScript.fish(specs))
+        case .bash: context.stdout.write(CompletionScript.bash(specs, global: Commands.global))
+        case .zsh: context.stdout.write(CompletionScript.zsh(specs, global: Commands.global))
+        case .fish: context.stdout.write(CompletionScript.fish(specs, global: Commands.global))
         }
     }
 
     /// Not listed in help: prints genre codes or preset names, one a line, for the scripts.
     static let values = Command(spec: CommandSpec(name: "_complete", abstract: "", usage: "moviecat _complete genres|presets")) { parsed, context in
         // Completing must never create a catalog (a mistyped --db would otherwise appear on TAB).
-        guard CatalogLocation.exists(context.catalogPath), let catalog = try? context.catalog() else { return }
+        guard let catalog = try? context.existingCatalog() else { return }
         switch parsed.positionals.first {
         case "genres": for code in try catalog.genres().codes { context.stdout.write(code + "\n") }
         case "presets": for preset in try catalog.presets() { context.stdout.write(preset.name + "\n") }

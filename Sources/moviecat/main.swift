@@ -5,13 +5,14 @@ import MovieDomain
 import Glibc
 #endif
 
-/// Entry point: global options, then one command; every error becomes one line and an exit code.
-let version = "moviecat 0.1.0"
-var arguments = Array(CommandLine.arguments.dropFirst())
+/// Entry point: parse (global options, command, its arguments) -> check -> open the catalog ->
+/// run. Every error becomes one line on stderr and an exit code; a usage error opens nothing.
+let version = "moviecat 0.2.0"
 let environment = ProcessEnvironment.current()
 /// The command's context once made, so that every way out closes its catalog.
-var openContext: Context?
-@MainActor func fail(_ error: CatalogError, spec: CommandSpec? = nil) -> Never {
+nonisolated(unsafe) var openContext: Context?
+
+func fail(_ error: CatalogError, spec: CommandSpec? = nil) -> Never {
     openContext?.close()
     let errorOutput = TextOutput.standardError()
     for line in error.details { errorOutput.write(line + "\n") }
@@ -21,56 +22,36 @@ var openContext: Context?
     exit(error.kind.exitCode)
 }
 
-var dbFlag: String?
-let globalSpec = Commands.globalSpec
-while let first = arguments.first, first.hasPrefix("-") {
-    arguments.removeFirst()
-    switch first {
-    case "--version":
-        print(version)
-        exit(0)
-    case "--help", "-h":
-        print(Commands.mainHelp, terminator: "")
-        exit(0)
-    case "--db":
-        guard !arguments.isEmpty else { fail(globalSpec.usageError("missing value for '--db <path>'")) }
-        dbFlag = arguments.removeFirst()
-        if dbFlag!.isEmpty { fail(globalSpec.usageError("empty value for '--db <path>'")) }
-    case _ where first.hasPrefix("--db="):
-        dbFlag = String(first.dropFirst(5))
-        if dbFlag!.isEmpty { fail(globalSpec.usageError("empty value for '--db <path>'")) }
-    default:
-        let hint = Suggestion.nearest(to: first, in: ["--db", "--version", "--help"]).map { ". Did you mean '\($0)'?" } ?? ""
-        fail(globalSpec.usageError("unknown global option '\(first)'\(hint) (command options go after the command)"))
-    }
-}
-
-guard let name = arguments.first else {
-    print(Commands.mainHelp, terminator: "")
+func printAndExit(_ text: String) -> Never {
+    let out = TextOutput.standardOutput()
+    out.write(text)
+    do { try out.flush() } catch { fail(CatalogError.from(error)) }
     exit(0)
 }
-arguments.removeFirst()
 
-guard let command = (Commands.all + [CompletionsCommand.values]).first(where: { $0.spec.name == name }) else {
-    let hint = Suggestion.nearest(to: name, in: Commands.all.map(\.spec.name)).map { ". Did you mean '\($0)'?" } ?? ""
-    fail(globalSpec.usageError("unknown command '\(name)'\(hint)"))
-}
-
-let context = Context(catalogPath: CatalogLocation.resolve(flag: dbFlag, environment: environment),
-                      environment: environment)
-openContext = context
+var spec = Commands.global
 do {
+    let globals = try Commands.global.parse(Array(CommandLine.arguments.dropFirst()), stopAtCommand: true,
+                                            unknownNote: " (command options go after the command)")
+    if globals[GlobalOptions.version] { printAndExit(version + "\n") }
+    guard let name = globals.positionals.first, !globals.wantsHelp else { printAndExit(Commands.global.help) }
+    let (command, arguments) = try Commands.named(name).resolve(Array(globals.positionals.dropFirst()))
+    spec = command.spec
     let parsed = try command.spec.parse(arguments)
-    if parsed.wantsHelp {
-        print(command.spec.help, terminator: "")
-        exit(0)
+    if parsed.wantsHelp { printAndExit(command.spec.help) }
+    let context = Context(catalogPath: CatalogLocation.resolve(flag: globals[GlobalOptions.db], environment: environment),
+                          environment: environment)
+    openContext = context
+    do {
+        try command.run(parsed, context)
+        context.close()
+        try context.stdout.flush()
+        try context.stderr.flush()
+    } catch {
+        try? context.stdout.flush()
+        try? context.stderr.flush()
+        fail(CatalogError.from(error, catalogPath: context.catalogPath), spec: spec)
     }
-    try command.run(parsed, context)
-    context.close()
-    try context.stdout.flush()
-    try context.stderr.flush()
 } catch {
-    try? context.stdout.flush()
-    try? context.stderr.flush()
-    fail(CatalogError.from(error, catalogPath: context.catalogPath), spec: command.spec)
+    fail(CatalogError.from(error), spec: spec)
 }

@@ -78,7 +78,7 @@ import Testing
     }
 
     static let usages: [Usage] = [
-        Usage(arguments: ["--db=", "info"], message: "empty value for '--db <path>'"),
+        Usage(arguments: ["--db=", "info"], message: "invalid for '--db <path>': the catalog path cannot be empty"),
         Usage(arguments: ["import", "x.csv", "--map", "title=name", "--map", "year=NAME"],
               message: "column 'NAME' already feeds title"),
         Usage(arguments: ["save-preset", "bad\u{2028}name", "--genre", "drama"], message: "line-separator characters"),

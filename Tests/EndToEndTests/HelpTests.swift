@@ -9,7 +9,7 @@ import Testing
     }
 
     /// Every command of SPEC section 4, and help.
-    static let commands = ["init", "import", "filter", "facets", "save-preset", "presets", "add", "remove",
+    static let commands = ["init", "import", "filter", "facets", "save-preset", "presets", "add", "edit", "remove",
                            "completions", "info", "help"]
 
     static let helpCases: [HelpCase] = [HelpCase(arguments: ["--help"]), HelpCase(arguments: ["-h"]),

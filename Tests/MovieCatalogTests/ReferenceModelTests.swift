@@ -68,8 +68,7 @@ import Testing
                               durationMinutes: Bool.random(using: &rng) ? Int.random(in: 30...240, using: &rng) : nil,
                               certification: [nil, "R", "PG", "PG-13"].randomElement(using: &rng)!,
                               imdbID: Bool.random(using: &rng) ? "tt\(1_000_000 + i)" : nil)
-            let row = ImportRow(line: i, movie: movie, present: .all)
-            try catalog.add(row)
+            try catalog.add(movie)
         }
         return (temp, catalog)
     }

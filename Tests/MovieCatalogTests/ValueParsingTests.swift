@@ -71,4 +71,51 @@ import Testing
     func spacedDurations(_ text: String, _ minutes: Int) {
         #expect(ValueParsing.minutes(text) == minutes)
     }
+
+    @Test("file numbers accept JSON exponents; filter numbers do not", arguments: [
+        ("7.5e0", 7.5), ("75E-1", 7.5), ("1e1", 10.0), ("7", 7.0),
+    ])
+    func numbers(_ text: String, _ value: Double) {
+        #expect(ValueParsing.number(text) == value)
+    }
+
+    @Test("non-numbers stay rejected", arguments: ["1e", "e5", "inf", "nan", "1e999", "0x10", "1.2.3", ""])
+    func nonNumbers(_ text: String) {
+        #expect(ValueParsing.number(text) == nil)
+    }
+
+    @Test("plain decimals read exactly as strtod reads them", arguments: [1, 2, 3] as [UInt64])
+    func decimalsMatchStrtod(seed: UInt64) {
+        var rng = SQLBuilderTests.SplitMix(state: seed)
+        for _ in 0..<20_000 {
+            let digits = (0..<Int.random(in: 1...15, using: &rng)).map { _ in String(Int.random(in: 0...9, using: &rng)) }.joined()
+            let dot = Int.random(in: 0...digits.count, using: &rng)
+            var text = String(digits.prefix(dot)) + "." + String(digits.dropFirst(dot))
+            if Bool.random(using: &rng) && dot == digits.count { text.removeLast() }
+            text = ["", "-", "+"][Int.random(in: 0..<3, using: &rng)] + text
+            let expected = Double(text)!
+            let parsed = ValueParsing.decimal(text)
+            #expect(parsed == expected && parsed?.sign == expected.sign, "\(text)")
+            if parsed != expected { return }
+        }
+        #expect(ValueParsing.decimal("1234567890123456") == nil, "16 digits are refused")
+        #expect(ValueParsing.decimal(".") == nil && ValueParsing.decimal("1.2.3") == nil && ValueParsing.decimal("1-") == nil)
+    }
+
+    @Test("integers: optional sign, one to nine ASCII digits, nothing else", arguments: [
+        ("0", 0), ("12", 12), ("+12", 12), ("-12", -12), ("0012", 12), ("123456789", 123_456_789),
+        ("", nil), ("-", nil), ("+", nil), ("1234567890", nil), ("1-2", nil), ("--1", nil), (" 1", nil),
+        ("1 ", nil), ("1.0", nil), ("\u{0661}\u{0662}", nil), ("1\u{301}", nil),
+    ] as [(String, Int?)])
+    func integers(_ text: String, _ value: Int?) {
+        #expect(ValueParsing.integer(text) == value)
+    }
+
+    @Test("genre slugs")
+    func slugs() {
+        #expect(Genre.slug("Sci-Fi") == "sci-fi")
+        #expect(Genre.slug("  Film Noir ") == "film-noir")
+        #expect(Genre.slug("Ciência & Ficção") == "ciência-ficção")
+        #expect(Genre.slug("???") == "")
+    }
 }

@@ -33,6 +33,12 @@ public final class Catalog {
         })
     }
 
+    /// The genres every new catalog starts with (the first migration's catalogue), read from a
+    /// catalog made in memory: for checking arguments before a catalog file is created.
+    public static func standardGenres() throws -> GenreCatalogue {
+        try Catalog(path: ":memory:").genres()
+    }
+
     /// A parser that resolves genres against this catalog.
     public func filterParser() throws -> FilterParser { FilterParser(genres: try genres()) }
 

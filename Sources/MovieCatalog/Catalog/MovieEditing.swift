@@ -1,24 +1,95 @@
 import MovieDomain
 import SQLiteStore
-/// Adding and removing single movies.
+
+/// What `edit` changes on each movie.
+public struct MovieChanges: Sendable, Equatable {
+    /// Stored fields to set, and their new values (`.null` clears one).
+    public var values: [MovieField: FieldValue] = [:]
+    /// The genres to replace the movie's with, if given.
+    public var genres: [String]?
+    /// Genres to add.
+    public var addGenres: [String] = []
+    /// Genres to remove.
+    public var removeGenres: [String] = []
+
+    /// No changes.
+    public init() {}
+
+    /// Whether nothing would change.
+    public var isEmpty: Bool { values.isEmpty && genres == nil && addGenres.isEmpty && removeGenres.isEmpty }
+}
+
+/// Adding, editing and removing single movies.
 extension Catalog {
-    /// Adds one validated movie; a movie it already is (SPEC section 4: by IMDb id, else title
-    /// and year) is an error (exit 1) naming it.
+    /// Adds one validated movie (its genres by name or code; unknown ones are added). A movie
+    /// it already is (SPEC section 4: by IMDb id, else title and year) is an error naming it.
+    /// Returns its id and the genres the catalog did not know.
     @discardableResult
-    public func add(_ row: ImportRow) throws -> Int64 {
+    public func add(_ movie: Movie) throws -> (id: Int64, addedGenres: [Genre]) {
         try db.transaction {
             let identity = try MovieIdentity(db: db)
-            switch try identity.match(row.movie) {
+            switch try identity.match(movie) {
             case .none: break
             case .movie(let id, _):
-                throw CatalogError(.alreadyExists, "'\(row.title)' is already in the catalog as \(try identity.describe(id))")
+                throw CatalogError(.alreadyExists, "'\(movie.title)' is already in the catalog as \(try identity.describe(id))")
             case .ambiguous(let movies):
-                throw CatalogError(.alreadyExists, "'\(row.title)' is already in the catalog as movies \(movies); give --imdb to add another film of that title and year")
+                throw CatalogError(.alreadyExists, "'\(movie.title)' is already in the catalog as movies \(movies); give --imdb to add another film of that title and year")
             }
-            let writer = try ImportWriter(db: db, policy: .fail, bulkLoad: false)
-            // A writer without bulk load never reads its batch, so the row's index does not matter.
-            return try writer.write(row, at: 0, file: "add").id
+            let saver = try MovieSaver(db: db)
+            return (try saver.insert(movie), saver.genres.added)
         }
+    }
+
+    /// Changes movies by id, all in one transaction: a missing id, or a change that would give
+    /// two movies one natural key or IMDb id, is an error and changes nothing. Returns the
+    /// genres the catalog did not know.
+    @discardableResult
+    public func edit(ids: [Int64], _ changes: MovieChanges) throws -> [Genre] {
+        try db.transaction {
+            let saver = try MovieSaver(db: db)
+            let removed = try changes.removeGenres.map { name -> Int64 in
+                guard let genre = saver.genres.known.resolve(name) else {
+                    let hint = Suggestion.nearest(to: name, in: saver.genres.known.codes).map { "; did you mean '\($0)'?" } ?? ""
+                    throw CatalogError(.usage, "unknown genre '\(name)' for '--remove-genre'\(hint)")
+                }
+                return genre.id
+            }
+            var fields = MovieFields(changes.values.keys)
+            if changes.genres != nil { fields.insert(.genres) }
+            for id in ids {
+                guard var movie = try self.movie(id: id) else { throw CatalogError(.notFound, "no movie with id \(id)") }
+                for (field, value) in changes.values { movie[field] = value }
+                if let genres = changes.genres { movie.genres = genres }
+                try checkUnique(movie)
+                try saver.update(id, from: movie, fields: fields)
+                try saver.link(id, to: changes.addGenres)
+                for genre in removed { try saver.unlink(id, genre: genre) }
+            }
+            return saver.genres.added
+        }
+    }
+
+    /// Refuses values that would give `movie` another movie's natural key or IMDb id.
+    private func checkUnique(_ movie: Movie) throws {
+        let identity = try MovieIdentity(db: db)
+        if let imdbID = movie.imdbID,
+           let other = try db.scalar("SELECT id FROM movies WHERE imdb_id = ? AND id <> ?", [.text(imdbID), .integer(movie.id)]),
+           case .integer(let otherID) = other {
+            throw CatalogError(.alreadyExists, "movie \(movie.id) cannot take IMDb id \(imdbID): \(try identity.describe(otherID)) has it")
+        }
+        let other = try db.scalar("""
+            SELECT id FROM movies WHERE title = ? COLLATE NOCASE AND ifnull(year, 0) = ? AND ifnull(imdb_id, '') = ? AND id <> ?
+            """, [.text(movie.title), .integer(Int64(movie.year ?? 0)), .text(movie.imdbID ?? ""), .integer(movie.id)])
+        if case .integer(let otherID)? = other {
+            throw CatalogError(.alreadyExists, "movie \(movie.id) would have the title and year of \(try identity.describe(otherID))")
+        }
+    }
+
+    /// The stored movie with this id, genres as codes.
+    public func movie(id: Int64) throws -> Movie? {
+        try db.query("SELECT \(MovieColumns.select) FROM movies m WHERE m.id = ?", [.integer(id)]) {
+            try MovieColumns.movie(from: $0)
+        }.first
     }
 
     /// Removes movies by id, all or none; a missing id is an error (exit 1) naming it.

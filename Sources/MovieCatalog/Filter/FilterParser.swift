@@ -8,6 +8,10 @@ public struct FilterParser: Sendable {
     /// Creates a parser that resolves genre values against `genres`.
     public init(genres: GenreCatalogue) { self.genres = genres }
 
+    /// A parser for every facet but genres (which it knows none of): syntax checks before a
+    /// catalog is opened.
+    public static let standalone = FilterParser(genres: GenreCatalogue([]))
+
     /// Parses a flag's value; a comma list yields one element per item (not for titles).
     public func parse(_ facet: Facet, _ value: String, source: String? = nil) throws -> [MovieFilter] {
         let source = source ?? facet.flag

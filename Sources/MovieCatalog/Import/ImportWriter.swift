@@ -25,14 +25,11 @@ final class ImportWriter {
     /// Movies with a larger id were inserted by this import: a match there is a repeat within the input.
     private let maxIDBefore: Int64
     private let identity: MovieIdentity
-    private let genres: GenreResolver
-    private let insertMovie: Statement
-    private let insertGenreLink: Statement
-    private let deleteGenreLinks: Statement
-    private var updates: [MovieFields: (Statement, [MovieField])] = [:]
+    private let saver: MovieSaver
+    private var genres: GenreResolver { saver.genres }
     private var touched: Statement?
     /// The import's timestamp, bound once rather than computed by a column default per row.
-    private let nowSeconds: Int64
+    private var nowSeconds: Int64 { saver.nowSeconds }
     private var now: SQLValue { .integer(nowSeconds) }
     /// The first row may start a bulk load (an empty input changes nothing).
     private var bulkEligible: Bool
@@ -52,12 +49,7 @@ final class ImportWriter {
         self.policy = policy
         maxIDBefore = Int64(try db.intScalar("SELECT ifnull(max(id), 0) FROM movies"))
         identity = try MovieIdentity(db: db)
-        genres = try GenreResolver(db: db)
-        // One row with every column; a NULL id lets SQLite number it.
-        insertMovie = try db.prepare(MovieColumns.insertHead + MovieColumns.insertValues, persistent: true)
-        insertGenreLink = try db.prepare("INSERT OR IGNORE INTO movie_genres (movie_id, genre_id) VALUES (?, ?)", persistent: true)
-        deleteGenreLinks = try db.prepare("DELETE FROM movie_genres WHERE movie_id = ?", persistent: true)
-        nowSeconds = Int64(try db.intScalar("SELECT CAST(strftime('%s', 'now') AS INTEGER)"))
+        saver = try MovieSaver(db: db)
         // Stored movies can only be folded into under update or skip; fail needs each row's line.
         bulkEligible = bulkLoad && (maxIDBefore == 0 || policy != .fail)
     }
@@ -100,12 +92,7 @@ final class ImportWriter {
             return (.rejected("ambiguous: movies \(movies) have this title and year; an imdb_id column tells them apart"), 0)
         case .none:
             if !row.present.contains(.title) { return (.notInCatalog, 0) }
-            try MovieColumns.bindInsert(row.movie, id: nil, now: nowSeconds, to: insertMovie, at: 0)
-            try insertMovie.step()
-            insertMovie.reset(clearingBindings: false)
-            let id = db.lastInsertRowID
-            try link(id, to: row.genres)
-            return (.inserted, id)
+            return (.inserted, try saver.insert(row.movie))
         case .movie(let id, let attach):
             var repeated = id > maxIDBefore
             if !repeated {
@@ -142,40 +129,11 @@ final class ImportWriter {
     private func update(_ id: Int64, with row: ImportRow, attach: Bool) throws {
         var present = row.present
         if !attach { present.remove(.imdbID) }
-        let (statement, fields) = try updateStatement(for: present)
-        for (offset, field) in fields.enumerated() {
-            try MovieColumns.bind(row.movie[field], to: statement, at: Int32(offset + 1))
-        }
-        try statement.bind(now, at: Int32(fields.count + 1))
-        try statement.bind(.integer(id), at: Int32(fields.count + 2))
-        try statement.step()
-        statement.reset()
-        if present.contains(.genres) {
-            try deleteGenreLinks.bind([.integer(id)])
-            try deleteGenreLinks.step()
-            try link(id, to: row.genres)
-        }
+        try saver.update(id, from: row.movie, fields: present)
     }
 
-    /// The UPDATE for one set of present columns, prepared once per set (an input has one or few).
-    private func updateStatement(for present: MovieFields) throws -> (Statement, [MovieField]) {
-        if let cached = updates[present] { return cached }
-        // Column names come from MovieField, never from input.
-        let fields = MovieField.stored.filter { present.contains($0) }
-        let assignments = (fields.map { "\($0.column!) = ?" } + ["updated_at = ?"]).joined(separator: ", ")
-        let statement = try db.prepare("UPDATE movies SET \(assignments) WHERE id = ?", persistent: true)
-        updates[present] = (statement, fields)
-        return (statement, fields)
-    }
-
-    private func link(_ movieID: Int64, to names: [String]) throws {
-        for name in names {
-            try insertGenreLink.bind(.integer(movieID), at: 1)
-            try insertGenreLink.bind(.integer(try genres.id(for: name)), at: 2)
-            try insertGenreLink.step()
-            insertGenreLink.reset()
-        }
-    }
+    /// The genres this import added to the catalog.
+    var addedGenres: [Genre] { genres.added }
 
     /// Ends an input: after a bulk append the unique indexes are back, so later inputs go row
     /// by row. Returns how folding changed the input's counts.

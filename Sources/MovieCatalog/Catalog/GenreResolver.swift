@@ -1,22 +1,29 @@
 import MovieDomain
 import SQLiteStore
-/// Genre ids by code or name for the rows of one import; a genre the catalog does not know is
-/// added (code = slug, name as first seen).
+/// Genre ids by code or name for the movies of one command; a genre the catalog does not know
+/// is added (code = slug, name as first seen) and remembered in `added`.
 final class GenreResolver {
     private let db: Database
     private let insertGenre: Statement
     /// Genre code, name as given, or lower-cased name -> genre id.
     private var ids: [String: Int64] = [:]
-    /// Genres with a larger id were added by this import.
+    /// Genres with a larger id were added by this command.
     let maxIDBefore: Int64
+    /// The genres this command added, in order (code, name).
+    private(set) var added: [Genre] = []
+    /// The genres the catalog knew before.
+    let known: GenreCatalogue
 
     init(db: Database) throws {
         self.db = db
         insertGenre = try db.prepare("INSERT INTO genres (code, name) VALUES (?, ?)", persistent: true)
+        var genres: [Genre] = []
         for (id, code, name) in try db.query("SELECT id, code, name FROM genres", [], { (try $0.int64(0), try $0.text(1), try $0.text(2)) }) {
             ids[name.lowercased()] = id
             ids[code] = id
+            genres.append(Genre(id: id, code: code, name: name))
         }
+        known = GenreCatalogue(genres)
         maxIDBefore = Int64(try db.intScalar("SELECT ifnull(max(id), 0) FROM genres"))
     }
 
@@ -43,6 +50,7 @@ final class GenreResolver {
         ids[key] = id
         ids[code] = id
         ids[name] = id
+        added.append(Genre(id: id, code: code, name: name))
         return id
     }
 
@@ -50,5 +58,6 @@ final class GenreResolver {
     func forgetRemoved() throws {
         let kept = Set(try db.query("SELECT id FROM genres WHERE id > ?", [.integer(maxIDBefore)]) { try $0.int64(0) })
         ids = ids.filter { $0.value <= maxIDBefore || kept.contains($0.value) }
+        added.removeAll { !kept.contains($0.id) }
     }
 }

@@ -1,0 +1,103 @@
+import MovieCatalog
+import MovieCLI
+import MovieDomain
+
+/// What every command gets: the catalog location, the environment and the output streams.
+final class Context {
+    let catalogPath: String
+    let environment: [String: String]
+    let stdout = TextOutput.standardOutput()
+    let stderr = TextOutput.standardError()
+    private var opened: Catalog?
+
+    init(catalogPath: String, environment: [String: String]) {
+        self.catalogPath = catalogPath
+        self.environment = environment
+    }
+
+    /// The catalog, opened (and created and migrated) on first use: after the arguments are checked.
+    func catalog() throws -> Catalog {
+        if let opened { return opened }
+        let catalog = try Catalog(path: catalogPath)
+        opened = catalog
+        return catalog
+    }
+
+    /// The catalog if its file exists; nil (and nothing created) when it does not.
+    func existingCatalog() throws -> Catalog? {
+        if opened == nil && !CatalogLocation.exists(catalogPath) { return nil }
+        return try catalog()
+    }
+
+    /// A filter parser for checking arguments before anything is created: the catalog's genres,
+    /// or the standard catalogue a new catalog will have.
+    func filterParser() throws -> FilterParser {
+        FilterParser(genres: try existingCatalog()?.genres() ?? Catalog.standardGenres())
+    }
+
+    /// The filter set of a command's filter options and tokens, checked before anything is
+    /// created (a catalog that does not exist yet has no presets).
+    func filterSet(_ parsed: ParsedArguments, tokens: [String]) throws -> FilterSet {
+        let parser = try filterParser()
+        return try FilterOptions.filterSet(from: parsed, tokens: tokens, parser: parser) { name in
+            guard let catalog = try existingCatalog() else { throw CatalogError(.notFound, "no preset named '\(name)'") }
+            return try catalog.preset(named: name, parser: parser).filters
+        }
+    }
+
+    /// Closes the catalog before the process exits. As the last connection, SQLite then
+    /// checkpoints and deletes the WAL, so no `-wal` file as large as the last import lingers.
+    func close() {
+        // An error closing is not worth failing a command that has done its work for.
+        try? opened?.close()
+        opened = nil
+    }
+
+    /// A message for people, on stderr.
+    func note(_ text: String) { stderr.write(text + "\n") }
+
+    /// Notes the genres a command added to the catalog, each with the closest one it knew.
+    func noteAdded(_ genres: [Genre], knownBefore: [String]) {
+        for genre in genres {
+            let hint = Suggestion.nearest(to: genre.code, in: knownBefore).map { " (did you mean '\($0)'?)" } ?? ""
+            note("added genre '\(genre.code)'\(hint)")
+        }
+    }
+}
+
+/// A command: its spec (for parsing, help and completions) and what it runs. A command with
+/// subcommands (`presets`) runs the one named by its first argument, or `defaultSubcommand`.
+struct Command: Sendable {
+    let spec: CommandSpec
+    let run: @Sendable (ParsedArguments, Context) throws -> Void
+    var subcommands: [Command] = []
+    var defaultSubcommand: String?
+
+    init(spec: CommandSpec, run: @escaping @Sendable (ParsedArguments, Context) throws -> Void) {
+        self.spec = spec
+        self.run = run
+    }
+
+    init(spec: CommandSpec, subcommands: [Command], default name: String) {
+        self.spec = spec
+        self.subcommands = subcommands
+        self.defaultSubcommand = name
+        self.run = { _, _ in }
+    }
+
+    /// The command (or subcommand) the arguments name, with the arguments left for it.
+    func resolve(_ arguments: [String]) throws -> (Command, [String]) {
+        guard !subcommands.isEmpty else { return (self, arguments) }
+        if let first = arguments.first, !first.hasPrefix("-") {
+            guard let sub = subcommands.first(where: { $0.spec.word == first }) else {
+                let words = subcommands.map(\.spec.word)
+                let hint = Suggestion.nearest(to: first, in: words).map { ". Did you mean '\($0)'?" } ?? ""
+                throw spec.usageError("unknown \(spec.name) action '\(first)'\(hint)")
+            }
+            return (sub, Array(arguments.dropFirst()))
+        }
+        // `presets --help` is the group's help; `presets --format json` is the default action's.
+        if arguments.contains("--help") || arguments.contains("-h") { return (self, arguments) }
+        return (subcommands.first { $0.spec.word == defaultSubcommand } ?? self, arguments)
+    }
+}

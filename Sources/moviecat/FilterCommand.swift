@@ -1,0 +1,95 @@
+import MovieCatalog
+import MovieCLI
+import MovieDomain
+
+/// `filter`: the movies that match a filter set.
+enum FilterCommand {
+    static let sort = Option<SortKey>.choice("--sort", value: "key", help: "title (default, then year), year, rating, votes or duration.")
+    static let desc = Flag("--desc", help: "Sort in descending order.")
+    static let limit = Option<Int>.count("--limit", help: "Print at most N movies.")
+    static let offset = Option<Int>.count("--offset", help: "Skip the first N movies.")
+    static let format = Option<OutputFormat>.choice("--format", value: "format", help: "table (default), csv, tsv, json or jsonl.")
+    static let count = Flag("--count", help: "Print only the number of matching movies.")
+    static let explain = Flag("--explain", help: "Print the SQL, its bound values and SQLite's query plan instead of movies.")
+
+    static let spec = CommandSpec(
+        name: "filter", abstract: "List the movies that match a filter set.",
+        usage: "moviecat filter [<facet:value>...] [--genre <g>]... [--preset <name>]... [--sort <key>] [--desc] [--limit <n>] [--offset <n>] [--format <format>] [--count] [--explain]",
+        arguments: [ArgumentSpec("<facet:value>", "Filter elements as tokens: genre:drama rating:4.. year:1990s title:godfather.",
+                                 completion: .filterTokens)],
+        options: FilterOptions.all + [sort, desc, limit, offset, format, count, explain],
+        examples: [
+            "moviecat filter --genre drama --rating 5 --duration 3h",
+            "moviecat filter --genre action,comedy --year 2010.. --sort rating --desc --limit 10",
+            "moviecat filter genre:drama exclude-genre:romance title:godfather",
+            "moviecat filter --preset classics --format json",
+            "moviecat filter --votes 100k.. --sort votes --desc --count",
+        ])
+
+    static let command = Command(spec: spec) { parsed, context in
+        var query = MovieQuery(filters: try context.filterSet(parsed, tokens: parsed.positionals))
+        query.sort = parsed[sort] ?? .title
+        query.descending = parsed[desc]
+        query.limit = parsed[limit]
+        query.offset = parsed[offset]
+        let format = parsed[format] ?? .table
+        let catalog = try context.catalog()
+        if parsed[explain] {
+            try FilterCommand.explain(parsed[count] ? query.countSQL : query.selectSQL, catalog: catalog, to: context.stdout)
+            return
+        }
+        if parsed[count] {
+            context.stdout.write("\(try catalog.count(query.filters))\n")
+            return
+        }
+        var tableFields = MovieField.allCases
+        if format == .table {
+            let shown = try catalog.fieldsWithValues(MovieWriter.optionalColumns, in: query)
+            tableFields.removeAll { MovieWriter.optionalColumns.contains($0) && !shown.contains($0) }
+        }
+        let writer = MovieWriter(format: format, to: context.stdout, genres: try catalog.genres(),
+                                 width: context.stdout.terminalColumns(environment: context.environment),
+                                 tableFields: tableFields)
+        try catalog.forEachMovie(query) { writer.write($0) }
+        try writer.finish()
+        if format == .table { context.note("\(writer.count) movie\(writer.count == 1 ? "" : "s")") }
+    }
+
+    /// Prints a statement's SQL, bound values and query plan.
+    static func explain(_ sql: SQLFragment, catalog: Catalog, to out: TextOutput) throws {
+        out.write("SQL:\n  \(sql.sql)\n")
+        out.write("BINDINGS:\n")
+        if sql.bindings.isEmpty { out.write("  (none)\n") }
+        for (index, value) in sql.bindings.enumerated() { out.write("  ?\(index + 1) = \(value)\n") }
+        out.write("QUERY PLAN:\n")
+        for line in try catalog.queryPlan(sql) { out.write("  \(line)\n") }
+    }
+}
+
+/// `facets`: the app's filter list with disjunctive counts.
+enum FacetsCommand {
+    enum Format: String, CaseIterable, Sendable { case table, json }
+
+    static let format = Option<Format>.choice("--format", value: "format", help: "table (default) or json.")
+
+    static let spec = CommandSpec(
+        name: "facets", abstract: "Show each facet's values with the number of movies they match.",
+        usage: "moviecat facets [<facet:value>...] [--genre <g>]... [--preset <name>]... [--format <format>]",
+        arguments: [ArgumentSpec("<facet:value>", "The selected elements, as for filter.", completion: .filterTokens)],
+        options: FilterOptions.all + [format],
+        examples: [
+            "moviecat facets",
+            "moviecat facets --genre drama --rating 5",
+            "moviecat facets genre:comedy year:2010s --format json",
+        ])
+
+    static let command = Command(spec: spec) { parsed, context in
+        let set = try context.filterSet(parsed, tokens: parsed.positionals)
+        let catalog = try context.catalog()
+        let counts = try FacetCounter(catalog: catalog).counts(for: set)
+        switch parsed[format] ?? .table {
+        case .table: context.stdout.write(FacetWriter.table(counts, genres: try catalog.genres()))
+        case .json: context.stdout.write(FacetWriter.json(counts))
+        }
+    }
+}

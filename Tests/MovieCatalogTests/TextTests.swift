@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+@testable import MovieCatalog
+@testable import MovieCLI
+@testable import MovieDomain
+@testable import SQLiteStore
+
+/// Text as moviecat writes it: display width, escaping, decimals, suggestions.
+@Suite struct TextTests {
+    @Test("nearest suggestion", arguments: [("dramma", "drama"), ("--gnre", "--genre"), ("scifi", "sci-fi"), ("zzzzzz", nil)])
+    func nearest(_ word: String, _ expected: String?) {
+        #expect(Suggestion.nearest(to: word, in: ["drama", "--genre", "sci-fi", "--year"]) == expected)
+    }
+
+    @Test("display width counts wide characters twice and marks not at all", arguments: [
+        ("abc", 3), ("日本語", 6), ("🎬", 2), ("é", 1), ("e\u{301}", 1), ("👩‍👩‍👧", 2), ("❤️", 2),
+    ])
+    func width(_ text: String, _ columns: Int) {
+        #expect(DisplayWidth.of(text) == columns)
+    }
+
+    @Test("truncation fits the width and ends in an ellipsis")
+    func truncate() {
+        #expect(DisplayWidth.truncate("The Godfather Part II", to: 10) == "The Godfa…")
+        #expect(DisplayWidth.of(DisplayWidth.truncate("日本語のタイトル", to: 7)) <= 7)
+        #expect(DisplayWidth.truncate("short", to: 10) == "short")
+    }
+
+    @Test("CSV and JSON escaping")
+    func escaping() {
+        #expect(TextEscaping.csv("a,b") == "\"a,b\"")
+        #expect(TextEscaping.csv("say \"hi\"") == "\"say \"\"hi\"\"\"")
+        #expect(TextEscaping.csv("plain") == "plain")
+        #expect(TextEscaping.json("a\"b\\c\n\u{1}é") == "\"a\\\"b\\\\c\\n\\u0001é\"")
+    }
+
+    @Test("decimals print without exponents and read back exactly", arguments: [
+        (0.00001, "0.00001"), (7.5, "7.5"), (5.0, "5.0"), (1.5e-7, "0.00000015"), (1e16, "10000000000000000.0"),
+        (-2.5e-5, "-0.000025"), (0.1, "0.1"), (9.99, "9.99"),
+    ])
+    func decimals(_ value: Double, _ text: String) {
+        #expect(NumberText.decimal(value) == text)
+        #expect(Double(NumberText.decimal(value)) == value)
+    }
+
+    @Test("control characters print as visible pictures in the table")
+    func terminalSafe() {
+        #expect(TextEscaping.terminalSafe("a\nb\u{1B}[2Jc\t") == "a␊b␛[2Jc␉")
+        #expect(TextEscaping.terminalSafe("Amélie 👩‍👩‍👧") == "Amélie 👩‍👩‍👧")
+    }
+}
