@@ -68,6 +68,7 @@ enum ImportCommand {
         let report = try importer.run(inputs)
         if !parsed[quiet] {
             for line in report.lines { context.note(line) }
+            context.noteAdded(report.addedGenres, knownBefore: report.genresBefore)
             if report.problemCount > 0 {
                 for problem in report.firstProblems { context.note(problem.description) }
                 if report.problemCount > report.firstProblems.count {

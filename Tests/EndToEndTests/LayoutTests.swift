@@ -49,6 +49,7 @@ import Testing
         #expect(run.reports == [ReportLine(file: "title.basics.tsv", read: 25, inserted: 17, filtered: 8)], "\(run)")
         #expect(run.errorLines.contains("title.basics.tsv: IMDb title.basics layout; where titleType=movie,tvMovie isAdult=0"), "\(run)")
         #expect(run.errorLines.contains("title.basics.tsv: ignored columns: originalTitle, endYear"), "\(run)")
+        #expect(run.errorLines.contains("added genre 'film-noir'"), "a genre the catalog did not know is named: \(run)")
         #expect(try Self.catalog(box) == Self.basicsKept)
         #expect(try box.rows("SELECT code, name FROM genres WHERE code = 'film-noir'") == [["film-noir", "Film-Noir"]])
     }

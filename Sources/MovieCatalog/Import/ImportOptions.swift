@@ -107,6 +107,10 @@ public struct ImportReport: Sendable {
     public var problemCount = 0
     /// Rows appended in bulk rather than stored one by one (the result is the same).
     public var appendedRows = 0
+    /// Genres the import added to the catalog.
+    public var addedGenres: [Genre] = []
+    /// The genre codes the catalog knew before (for "did you mean" hints).
+    public var genresBefore: [String] = []
     /// The first problems found, printed before the error.
     public var firstProblems: [ImportProblem] = []
 

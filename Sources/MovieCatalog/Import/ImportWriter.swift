@@ -134,6 +134,8 @@ final class ImportWriter {
 
     /// The genres this import added to the catalog.
     var addedGenres: [Genre] { genres.added }
+    /// The genre codes the catalog knew before.
+    var genresBefore: [String] { genres.known.codes }
 
     /// Ends an input: after a bulk append the unique indexes are back, so later inputs go row
     /// by row. Returns how folding changed the input's counts.

@@ -67,6 +67,8 @@ public final class Importer {
                     if self.report.problemCount > 0 && !self.options.skipInvalid { throw self.invalidRowsError() }
                     try self.writer?.finish()
                     self.report.appendedRows = self.writer?.appendedRows ?? 0
+                    self.report.addedGenres = self.writer?.addedGenres ?? []
+                    self.report.genresBefore = self.writer?.genresBefore ?? []
                     try self.rejects?.close()
                     self.rejects = nil
                 }
