@@ -53,8 +53,8 @@ final class Context {
         opened = nil
     }
 
-    /// A message for people, on stderr.
-    func note(_ text: String) { stderr.write(text + "\n") }
+    /// A message for people, on stderr; what it quotes from input cannot drive the terminal.
+    func note(_ text: String) { stderr.write(TextEscaping.visible(text) + "\n") }
 
     /// Notes the genres a command added to the catalog, each with the closest one it knew.
     func noteAdded(_ genres: [Genre], knownBefore: [String]) {

@@ -60,7 +60,7 @@ enum FilterCommand {
         out.write("SQL:\n  \(sql.sql)\n")
         out.write("BINDINGS:\n")
         if sql.bindings.isEmpty { out.write("  (none)\n") }
-        for (index, value) in sql.bindings.enumerated() { out.write("  ?\(index + 1) = \(value)\n") }
+        for (index, value) in sql.bindings.enumerated() { out.write("  ?\(index + 1) = \(TextEscaping.visible(value.description))\n") }
         out.write("QUERY PLAN:\n")
         for line in try catalog.queryPlan(sql) { out.write("  \(line)\n") }
     }

@@ -44,11 +44,11 @@ enum PresetCommands {
             context.stdout.write("[" + items.joined(separator: ",\n ") + "]\n")
             return
         }
-        let width = max(4, all.map { DisplayWidth.of($0.name) }.max() ?? 0)
-        if !all.isEmpty { context.stdout.write(DisplayWidth.pad("NAME", to: width) + "  FILTERS\n") }
-        for preset in all {
-            context.stdout.write(DisplayWidth.pad(preset.name, to: width) + "  " + preset.filters.description + "\n")
-        }
+        // Names and titles a sqlite3 user stored may hold anything: shown safely.
+        let rows = all.map { (TextEscaping.terminalSafe($0.name), TextEscaping.terminalSafe($0.filters.description)) }
+        let width = max(4, rows.map { DisplayWidth.of($0.0) }.max() ?? 0)
+        if !rows.isEmpty { context.stdout.write(DisplayWidth.pad("NAME", to: width) + "  FILTERS\n") }
+        for (name, filters) in rows { context.stdout.write(DisplayWidth.pad(name, to: width) + "  " + filters + "\n") }
         context.note("\(all.count) preset\(all.count == 1 ? "" : "s")")
     }
 
@@ -62,7 +62,7 @@ enum PresetCommands {
         if parsed[sql] {
             try FilterCommand.explain(MovieQuery(filters: preset.filters).selectSQL, catalog: catalog, to: context.stdout)
         } else {
-            for element in preset.filters.sorted { context.stdout.write(element.description + "\n") }
+            for element in preset.filters.sorted { context.stdout.write(TextEscaping.visible(element.description) + "\n") }
         }
     }
 

@@ -15,8 +15,9 @@ nonisolated(unsafe) var openContext: Context?
 func fail(_ error: CatalogError, spec: CommandSpec? = nil) -> Never {
     openContext?.close()
     let errorOutput = TextOutput.standardError()
-    for line in error.details { errorOutput.write(line + "\n") }
-    errorOutput.write("moviecat: error: \(error.message)\n")
+    // Messages quote input (headers, values, file names): escaped, they cannot drive the terminal.
+    for line in error.details { errorOutput.write(TextEscaping.visible(line) + "\n") }
+    errorOutput.write("moviecat: error: \(TextEscaping.visible(error.message))\n")
     if error.kind == .usage, let hint = error.usageHint ?? spec?.usageHint { errorOutput.write(hint + "\n") }
     try? errorOutput.flush()
     exit(error.kind.exitCode)

@@ -48,4 +48,20 @@ import Testing
         #expect(TextEscaping.terminalSafe("a\nb\u{1B}[2Jc\t") == "a␊b␛[2Jc␉")
         #expect(TextEscaping.terminalSafe("Amélie 👩‍👩‍👧") == "Amélie 👩‍👩‍👧")
     }
+
+    @Test("messages escape controls, C1 controls and bidirectional overrides, and keep the rest", arguments: [
+        ("plain é 日本", "plain é 日本"), ("a\u{1B}]0;t\u{7}b", "a\\x1B]0;t\\x07b"), ("tab\there", "tab\\x09here"),
+        ("del\u{7F}", "del\\x7F"), ("c1\u{85}", "c1\\u{0085}"), ("rtl\u{202E}x", "rtl\\u{202E}x"), ("a\nb", "a\\x0Ab"),
+    ])
+    func visible(_ text: String, _ shown: String) {
+        #expect(TextEscaping.visible(text) == shown)
+    }
+
+    @Test("bytes that are not UTF-8 are shown as \\xFF, valid text is kept", arguments: [
+        ([0x61, 0xFF, 0x62] as [UInt8], "a\\xFFb"), ([0xC3, 0xA9], "é"), ([0xE2, 0x82], "\\xE2\\x82"),
+        ([0xF0, 0x9F, 0x8E, 0xAC, 0x80], "🎬\\x80"), ([0xC0, 0x80], "\\xC0\\x80"),
+    ])
+    func visibleBytes(_ bytes: [UInt8], _ shown: String) {
+        #expect(bytes.withUnsafeBufferPointer { TextEscaping.visible(bytes: $0) } == shown)
+    }
 }

@@ -82,9 +82,10 @@ public final class DelimitedReader {
     /// Field `index` as text, or nil when it is not valid UTF-8.
     public func string(_ index: Int) -> String? { withRecord { $0.string(index) } }
 
-    /// All fields of the current record as text (invalid UTF-8 repaired), for headers and rejects.
+    /// All fields of the current record as text, for headers and rejects: a byte that is not
+    /// UTF-8 is written `\xFF`, so messages quoting it show it and cannot be driven by it.
     public func strings() -> [String] {
-        withRecord { record in (0..<record.count).map { String(decoding: record.field($0), as: UTF8.self) } }
+        withRecord { record in (0..<record.count).map { TextEscaping.visible(bytes: record.field($0)) } }
     }
 
     /// Reads the next record; false at the end of input. Blank lines are skipped.

@@ -30,7 +30,7 @@ final class Progress {
         lastDraw = now
         let percent = totalBytes.map { $0 > 0 ? " \(min(100, bytes * 100 / $0))%" : "" } ?? ""
         let rate = now > started ? Int(Double(rows) / (now - started)) : 0
-        out.write("\r\u{1B}[K\(file):\(percent) \(NumberText.grouped(rows)) rows (\(NumberText.grouped(rate)) rows/s)")
+        out.write("\r\u{1B}[K\(TextEscaping.visible(file)):\(percent) \(NumberText.grouped(rows)) rows (\(NumberText.grouped(rate)) rows/s)")
         try? out.flush()
         drawn = true
     }

@@ -27,7 +27,7 @@ public enum FacetWriter {
             text += title(counts.facet) + "\n"
             if counts.values.isEmpty { text += "  (no values)\n" }
             for value in counts.values {
-                let shown = counts.facet == .genre ? label(value.value, facet: .genre, genres: genres) : value.value
+                let shown = TextEscaping.terminalSafe(counts.facet == .genre ? label(value.value, facet: .genre, genres: genres) : value.value)
                 text += "  " + (value.selected ? "[x] " : "[ ] ")
                     + DisplayWidth.pad(shown, to: max(labelWidth, 12)) + "  "
                     + DisplayWidth.pad(String(value.count), to: countWidth, rightAligned: true) + "\n"

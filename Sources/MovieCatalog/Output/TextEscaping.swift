@@ -30,21 +30,72 @@ public enum TextEscaping {
     }
 
     /// Text safe to print on a terminal: control characters (newlines, escape sequences) become
-    /// their visible Unicode pictures (␊, ␛), so a stored title cannot break or drive the table.
+    /// their visible Unicode pictures (␊, ␛), so a stored title cannot break or drive the table;
+    /// C1 controls and bidirectional overrides (which reorder what follows) become U+FFFD.
     public static func terminalSafe(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) else {
-            return text
-        }
+        guard text.unicodeScalars.contains(where: isHostile) else { return text }
         var out = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
             switch scalar.value {
             case 0..<0x20: out.append(Unicode.Scalar(0x2400 + scalar.value)!)
             case 0x7F: out.append("\u{2421}")
-            case 0x80...0x9F: out.append("\u{FFFD}")
+            case _ where isHostile(scalar): out.append("\u{FFFD}")
             default: out.append(scalar)
             }
         }
         return String(out)
+    }
+
+    /// A message line safe for a terminal: control characters, C1 controls and bidirectional
+    /// overrides quoted from input are written as escapes (`\x1B`, `\u{202E}`), so a hostile
+    /// header, value or file name cannot retitle, recolour or scramble the user's terminal.
+    public static func visible(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isHostile) else { return text }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if scalar.value < 0x20 || scalar.value == 0x7F {
+                out += "\\x" + hex(scalar.value, digits: 2)
+            } else if isHostile(scalar) {
+                out += "\\u{" + hex(scalar.value, digits: 4) + "}"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    /// Bytes as text, each byte that is not part of valid UTF-8 written as `\xFF`: what a
+    /// header or raw field holds, shown (and kept in a rejects file) without loss or harm.
+    public static func visible(bytes: UnsafeBufferPointer<UInt8>) -> String {
+        if let text = String(validating: bytes, as: UTF8.self) { return text }
+        var out = ""
+        var i = 0
+        while i < bytes.count {
+            let lead = bytes[i]
+            let length = lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 0
+            if length > 0, i + length <= bytes.count,
+               let scalar = String(validating: UnsafeBufferPointer(rebasing: bytes[i..<(i + length)]), as: UTF8.self) {
+                out += scalar
+                i += length
+            } else {
+                out += "\\x" + hex(UInt32(lead), digits: 2)
+                i += 1
+            }
+        }
+        return out
+    }
+
+    /// Controls and the format characters that reorder text on screen.
+    static func isHostile(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0..<0x20, 0x7F...0x9F, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: return true
+        default: return false
+        }
+    }
+
+    private static func hex(_ value: UInt32, digits: Int) -> String {
+        let text = String(value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, digits - text.count)) + text
     }
 
     /// A TSV field: tabs and newlines cannot be represented, so they become spaces; `\N` would read as null.
