@@ -12,6 +12,8 @@ public struct DatabaseError: Error, CustomStringConvertible, Sendable {
     public let sql: String?
     /// The bound arguments, kept for debugging and out of ordinary messages.
     public let arguments: [SQLValue]
+    /// The operating system's error number behind an I/O error (`EFBIG`, `ENOSPC`), or 0.
+    public var systemErrno: Int32 = 0
 
     /// Creates an error from a result code and message.
     public init(code: Int32, message: String, sql: String? = nil, arguments: [SQLValue] = []) {
@@ -28,6 +30,7 @@ public struct DatabaseError: Error, CustomStringConvertible, Sendable {
         let message = connection.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
             ?? String(cString: sqlite3_errstr(code))
         self.init(code: code, message: message, sql: sql, arguments: arguments)
+        systemErrno = connection.map { sqlite3_system_errno($0) } ?? 0
     }
 
     /// The SQLite error code and message, plus the statement when known.

@@ -30,6 +30,10 @@ func printAndExit(_ text: String) -> Never {
     exit(0)
 }
 
+// Past a file size limit (ulimit -f) the kernel would kill the process with SIGXFSZ; ignored,
+// writes fail with EFBIG instead, which becomes one error line and exit 74.
+signal(SIGXFSZ, SIG_IGN)
+
 var spec = Commands.global
 do {
     let globals = try Commands.global.parse(Array(CommandLine.arguments.dropFirst()), stopAtCommand: true,

@@ -1,5 +1,10 @@
 import MovieDomain
 import SQLiteStore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 extension CatalogError {
     /// What the user should see for any error: SQLite and migration failures become a kind and
@@ -23,6 +28,10 @@ extension CatalogError {
             }
         }
         if let error = error as? DatabaseError {
+            // A file size limit (ulimit -f): SIGXFSZ is ignored, so SQLite sees EFBIG instead.
+            if error.code == .ioError && error.systemErrno == EFBIG {
+                return CatalogError(.ioError, "\(place)the file size limit (ulimit -f) was reached; nothing was written")
+            }
             switch error.code {
             case .busy, .locked:
                 return CatalogError(.locked, "\(place)the catalog stayed locked by another process for over \(Database.busyTimeoutMilliseconds / 1000) s")

@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+
+/// Issue 9, item 5: resource limits and I/O failures give one error line and an exit code, never
+/// a signal, and leave the catalog as it was.
+@Suite struct ResourceLimitTests {
+    /// A CSV of `rows` new movies (about 50 bytes a row).
+    static func bigCSV(rows: Int) -> String {
+        "title,year,genres,rating\n" + (0..<rows).map { "A Rather Long Movie Title Number \($0),\(1900 + $0 % 120),drama|war,7.5\n" }.joined()
+    }
+
+    /// Runs a shell script (bash) with the built binary first on PATH.
+    static func shell(_ script: String, in box: Sandbox) throws -> Run {
+        let path = moviecatBinary.deletingLastPathComponent().path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        return try runProcess(URL(fileURLWithPath: "/bin/bash"), ["-c", script], environment: ["PATH": path], directory: box.dir)
+    }
+
+    @Test("past a file size limit (ulimit -f) the import exits 74 with one line, not SIGXFSZ, and writes nothing")
+    func fileSizeLimit() throws {
+        let box = try Sandbox()
+        try box.seed()
+        try box.write("big.csv", Self.bigCSV(rows: 40_000))
+        let before = try box.dump()
+        let run = try Self.shell("ulimit -f 300; exec moviecat --db catalog.sqlite import big.csv", in: box)
+        #expect(run.status == 74, "\(run)")
+        #expect(run.errorLines == ["moviecat: error: \(box.db.replacingOccurrences(of: box.dir.path + "/", with: "")): the file size limit (ulimit -f) was reached; nothing was written"], "\(run)")
+        #expect(try box.dump() == before)
+    }
+
+    @Test("a full disk: the import exits 73 with one line and the catalog stays as it was")
+    func fullDisk() throws {
+        let box = try Sandbox()
+        try box.write("big.csv", Self.bigCSV(rows: 40_000))
+        try FileManager.default.createDirectory(atPath: box.path("small"), withIntermediateDirectories: true)
+        // A 600 KiB file system of our own, in a private mount namespace that ends with the script.
+        let run = try Self.shell("""
+            unshare -rm bash -c '
+                mount -t tmpfs -o size=600k tmpfs small || exit 99
+                moviecat --db small/c.sqlite init --seed 2>/dev/null || exit 98
+                sqlite3 small/c.sqlite .dump > before.sql
+                moviecat --db small/c.sqlite import big.csv 2> error.txt; echo $? > status.txt
+                sqlite3 small/c.sqlite .dump > after.sql
+            '
+            """, in: box)
+        try #require(run.status == 0, "the private tmpfs could not be made: \(run)")
+        let status = try String(contentsOfFile: box.path("status.txt"), encoding: .utf8)
+        let error = try String(contentsOfFile: box.path("error.txt"), encoding: .utf8)
+        #expect(status == "73\n", "\(error)")
+        #expect(error == "moviecat: error: small/c.sqlite: cannot use the catalog: database or disk is full\n")
+        #expect(try String(contentsOfFile: box.path("after.sql"), encoding: .utf8)
+                == String(contentsOfFile: box.path("before.sql"), encoding: .utf8))
+    }
+
+    /// A preloaded library that fails `read` with EIO once a file has given `FAULT_AFTER` bytes.
+    static let faultLibrary: String = """
+        #define _GNU_SOURCE
+        #include <dlfcn.h>
+        #include <errno.h>
+        #include <stdio.h>
+        #include <stdlib.h>
+        #include <string.h>
+        #include <unistd.h>
+        static long served;
+        ssize_t read(int fd, void *buffer, size_t count) {
+            static ssize_t (*real)(int, void *, size_t);
+            if (!real) real = (ssize_t (*)(int, void *, size_t))dlsym(RTLD_NEXT, "read");
+            const char *target = getenv("FAULT_PATH");
+            char link[64], path[4096];
+            snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+            ssize_t length = target ? readlink(link, path, sizeof path - 1) : -1;
+            if (length <= 0) return real(fd, buffer, count);
+            path[length] = 0;
+            if (!strstr(path, target)) return real(fd, buffer, count);
+            long after = atol(getenv("FAULT_AFTER"));
+            if (served >= after) { errno = EIO; return -1; }
+            if ((long)count > after - served) count = after - served;
+            ssize_t got = real(fd, buffer, count);
+            if (got > 0) served += got;
+            return got;
+        }
+        """
+
+    @Test("a read error in the middle of an input exits 74 and imports nothing")
+    func readError() throws {
+        let box = try Sandbox()
+        try box.seed()
+        try box.write("big.csv", Self.bigCSV(rows: 20_000))
+        try box.write("fault.c", Self.faultLibrary)
+        let compiler = ["/usr/bin/cc", "/opt/swift/usr/bin/clang"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        let built = try runProcess(URL(fileURLWithPath: try #require(compiler)), ["-shared", "-fPIC", "-o", box.path("fault.so"), box.path("fault.c"), "-ldl"])
+        try #require(built.status == 0, "\(built)")
+        let before = try box.dump()
+        // Past 400,000 bytes (thousands of rows in) the file stops giving any.
+        let run = try box.moviecat(["import", "big.csv"], environment: [
+            "LD_PRELOAD": box.path("fault.so"), "FAULT_PATH": "big.csv", "FAULT_AFTER": "400000",
+        ])
+        #expect(run.status == 74, "\(run)")
+        #expect(run.errorLines == ["moviecat: error: cannot read big.csv: Input/output error"], "\(run)")
+        #expect(try box.dump() == before)
+    }
+
+    @Test("output to a full device exits 74 naming standard output")
+    func fullOutput() throws {
+        let box = try Sandbox()
+        try box.seed()
+        let run = try Self.shell("exec moviecat --db catalog.sqlite filter --format csv > /dev/full", in: box)
+        #expect(run.status == 74, "\(run)")
+        #expect(run.errorLines == ["moviecat: error: cannot write standard output: No space left on device"], "\(run)")
+    }
+}
