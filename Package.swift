@@ -36,9 +36,12 @@ let package = Package(
         ),
         .target(name: "MovieCLI", dependencies: ["MovieCatalog"]),
         .executableTarget(name: "moviecat", dependencies: ["MovieCLI"]),
-        .testTarget(name: "MovieCatalogTests", dependencies: ["MovieCLI"]),
+        // What both test suites share: one seeded generator, one reference model of the filter
+        // rules, a CSV reader for output, tools found on PATH.
+        .target(name: "TestSupport", dependencies: ["MovieCatalog"], path: "Tests/TestSupport"),
+        .testTarget(name: "MovieCatalogTests", dependencies: ["MovieCLI", "TestSupport"]),
         // Runs the built binary; depends on it so `swift test` builds it first.
-        .testTarget(name: "EndToEndTests", dependencies: ["moviecat"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["moviecat", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `facets`: the app's filter list with disjunctive counts (SPEC section 4, issue 4 item 1).
 @Suite struct FacetsTests {
@@ -178,7 +179,7 @@ import Testing
 
     @Test("random catalog: every count equals filter --count with that value and the rest of the set")
     func randomCatalog() throws {
-        var rng = SplitMix64(seed: 0x5EED_FACE)
+        var rng = SeededRandom(seed: 0x5EED_FACE)
         let catalog = RandomCatalog(count: 150, using: &rng)
         let box = try Sandbox()
         let imported = try box.moviecat("import", box.write("random.csv", catalog.csv))

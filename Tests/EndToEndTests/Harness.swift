@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// What one run of the binary did.
 struct Run: CustomStringConvertible {
@@ -106,7 +107,7 @@ final class Sandbox {
 
     /// Runs SQL with the sqlite3 shell (not moviecat's code) and returns its output lines.
     func sql(_ query: String, db path: String? = nil) throws -> [String] {
-        let run = try runProcess(URL(fileURLWithPath: "/usr/bin/sqlite3"), ["-batch", path ?? db, query])
+        let run = try runProcess(sqlite3Binary, ["-batch", path ?? db, query])
         guard run.status == 0 else { throw SQLiteShellError(message: run.stderr) }
         return run.lines
     }
@@ -116,8 +117,8 @@ struct SQLiteShellError: Error { let message: String }
 
 // MARK: - Helpers shared by the end-to-end suites
 
-/// The sqlite3 shell, used to inspect catalogs independently of moviecat's code.
-let sqlite3Binary = URL(fileURLWithPath: "/usr/bin/sqlite3")
+/// The sqlite3 shell on PATH, used to inspect catalogs independently of moviecat's code.
+let sqlite3Binary = URL(fileURLWithPath: Tools.sqlite3)
 
 extension Run {
     /// Non-empty stderr lines.

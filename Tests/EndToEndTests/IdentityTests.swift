@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Which stored movie a row is (SPEC section 4), votes and IMDb ids through import, add,
 /// filters and output, and the upgrade of a version-2 catalog.
@@ -94,7 +95,7 @@ import Testing
         let box = try Self.hamlets()
         let run = try box.moviecat(["filter", "--format", "csv"] + arguments)
         #expect(run.status == 0, "\(run)")
-        #expect(run.lines.dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false).last.map(String.init) ?? "?" } == ids, "\(run)")
+        #expect(try CSV.rows(run.stdout).map { $0["imdb_id"] ?? "?" } == ids, "\(run)")
     }
 
     @Test("tables show Votes and IMDb columns only when a listed movie has them")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Issue 3, tests: the same movies written as CSV, TSV, JSON and JSON Lines import to identical
 /// catalogs; `filter --format jsonl | import --format jsonl -` reproduces a catalog; an IMDb-style

@@ -134,5 +134,4 @@ func jsonString(_ text: String, asciiOnly: Bool = false) -> String {
     return out + "\""
 }
 
-/// Generated inputs use `SplitMix64` (RandomCatalog.swift), so they are the same on every run.
-typealias SeededRandom = SplitMix64
+

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `filter` output: the five formats, paging and sorting, `--count`, `--explain`, empty results.
 @Suite struct OutputFormatTests {
@@ -19,7 +20,7 @@ import Testing
 
     /// The titles of a `--format csv` run (titles here hold no commas).
     static func csvTitles(_ run: Run) -> [String] {
-        run.lines.dropFirst().map { String($0.split(separator: ",", omittingEmptySubsequences: false)[1]) }
+        ((try? CSV.rows(run.stdout)) ?? []).map { $0["title"] ?? "?" }
     }
 
     @Test("csv has the header row and one line per movie")

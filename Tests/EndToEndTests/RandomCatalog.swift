@@ -1,27 +1,21 @@
 import Foundation
-
-/// A reproducible random number generator for the randomized suites.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+import TestSupport
 
 /// Random movies written as CSV, and the facet counts the SPEC defines for them, computed by brute force.
 struct RandomCatalog {
     struct Movie {
         let title: String, year: Int?, genres: Set<String>, tenths: Int?, minutes: Int?, certification: String?
+
+        /// The movie as the shared reference model sees it.
+        var model: FilterModel.Movie {
+            FilterModel.Movie(title: title, year: year, genres: genres, rating: tenths.map { Double($0) / 10 },
+                              minutes: minutes, certification: certification)
+        }
     }
 
+    /// One element of a set, as its token.
     struct Element {
         let facet: String, value: String
-        let matches: (Movie) -> Bool
         var token: String { "\(facet):\(value)" }
     }
 
@@ -29,7 +23,7 @@ struct RandomCatalog {
     static let certificationPool = ["G", "PG", "PG-13", "R", "NC-17"]
     let movies: [Movie]
 
-    init(count: Int, using rng: inout SplitMix64) {
+    init(count: Int, using rng: inout SeededRandom) {
         func maybe<T>(_ value: T) -> T? { Int.random(in: 0..<10, using: &rng) == 0 ? nil : value }
         movies = (1...count).map { i in
             let genres = Set((0..<Int.random(in: 0...3, using: &rng)).map { _ in Self.genrePool.randomElement(using: &rng)! })
@@ -51,40 +45,40 @@ struct RandomCatalog {
         return text
     }
 
-    func randomElement(using rng: inout SplitMix64) -> Element {
+    func randomElement(using rng: inout SeededRandom) -> Element {
         switch Int.random(in: 0..<12, using: &rng) {
         case 0, 1, 2:
             let g = Self.genrePool.randomElement(using: &rng)!
-            return Element(facet: "genre", value: g) { $0.genres.contains(g) }
+            return Element(facet: "genre", value: g)
         case 3:
             let g = Self.genrePool.randomElement(using: &rng)!
-            return Element(facet: "exclude-genre", value: g) { !$0.genres.contains(g) }
+            return Element(facet: "exclude-genre", value: g)
         case 4, 5:
             let b = Int.random(in: 0...10, using: &rng)
-            return Element(facet: "rating", value: "\(b)") { m in m.tenths.map { $0 / 10 == b } ?? false }
+            return Element(facet: "rating", value: "\(b)")
         case 6:
             let lo = Int.random(in: 0...8, using: &rng)
-            return Element(facet: "rating", value: "\(lo)..\(lo + 1).5") { m in m.tenths.map { $0 >= lo * 10 && $0 <= lo * 10 + 15 } ?? false }
+            return Element(facet: "rating", value: "\(lo)..\(lo + 1).5")
         case 7:
             let h = Int.random(in: 0...4, using: &rng)
-            return Element(facet: "duration", value: "\(h)h") { m in m.minutes.map { $0 / 60 == h } ?? false }
+            return Element(facet: "duration", value: "\(h)h")
         case 8:
             let hi = Int.random(in: 60...150, using: &rng)
-            return Element(facet: "duration", value: "..\(hi)m") { m in m.minutes.map { $0 <= hi } ?? false }
+            return Element(facet: "duration", value: "..\(hi)m")
         case 9:
             let d = Int.random(in: 192...202, using: &rng) * 10
-            return Element(facet: "year", value: "\(d)s") { m in m.year.map { $0 / 10 * 10 == d } ?? false }
+            return Element(facet: "year", value: "\(d)s")
         case 10:
             let lo = Int.random(in: 1915...2024, using: &rng)
-            return Element(facet: "year", value: "\(lo)..") { m in m.year.map { $0 >= lo } ?? false }
+            return Element(facet: "year", value: "\(lo)..")
         default:
             let c = Self.certificationPool.randomElement(using: &rng)!
-            return Element(facet: "certification", value: c) { $0.certification == c }
+            return Element(facet: "certification", value: c)
         }
     }
 
     /// 1 to 4 distinct elements.
-    func randomSet(using rng: inout SplitMix64) -> [Element] {
+    func randomSet(using rng: inout SeededRandom) -> [Element] {
         var set: [Element] = []
         for _ in 0..<Int.random(in: 1...4, using: &rng) {
             let element = randomElement(using: &rng)
@@ -93,11 +87,9 @@ struct RandomCatalog {
         return set
     }
 
-    /// Same facet OR-ed, facets AND-ed, every exclude-genre applied.
+    /// Same facet OR-ed, facets AND-ed, every exclude-genre applied: the shared reference model.
     func matches(_ m: Movie, _ set: [Element]) -> Bool {
-        Dictionary(grouping: set, by: \.facet).allSatisfy { facet, elements in
-            facet == "exclude-genre" ? elements.allSatisfy { $0.matches(m) } : elements.contains { $0.matches(m) }
-        }
+        FilterModel.matches(m.model, set.map(\.token))
     }
 
     /// The SPEC's disjunctive counts: non-zero buckets plus every selected element.
@@ -107,15 +99,7 @@ struct RandomCatalog {
             let rest = set.filter { $0.facet != facet }
             var counts: [String: Int] = [:]
             for m in movies where matches(m, rest) {
-                let buckets: [String]
-                switch facet {
-                case "genre": buckets = Array(m.genres)
-                case "rating": buckets = m.tenths.map { ["\($0 / 10)"] } ?? []
-                case "duration": buckets = m.minutes.map { ["\($0 / 60)h"] } ?? []
-                case "year": buckets = m.year.map { ["\($0 / 10 * 10)s"] } ?? []
-                default: buckets = m.certification.map { [$0] } ?? []
-                }
-                for b in buckets { counts[b, default: 0] += 1 }
+                for b in FilterModel.buckets(m.model, facet) { counts[b, default: 0] += 1 }
             }
             for element in set where element.facet == facet {
                 counts[element.value] = movies.filter { matches($0, rest + [element]) }.count

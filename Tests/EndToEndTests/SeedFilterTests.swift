@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The original app's filter behaviour, on the demo catalog, through the binary.
 @Suite struct SeedFilterTests {
@@ -30,10 +31,7 @@ import Testing
         try #require(try box.moviecat("init", "--seed").status == 0)
         let run = try box.moviecat(["filter", "--format", "csv"] + c.arguments)
         #expect(run.status == 0, "\(run)")
-        let titles = run.lines.dropFirst().map { line -> String in
-            let fields = line.split(separator: ",", omittingEmptySubsequences: false)
-            return String(fields[1])
-        }
+        let titles = try CSV.rows(run.stdout).map { $0["title"] ?? "?" }
         #expect(titles == c.titles, "\(run)")
     }
 }

@@ -4,6 +4,7 @@ import Testing
 @testable import MovieCLI
 @testable import MovieDomain
 @testable import SQLiteStore
+import TestSupport
 
 /// The bulk path (append, then fold repeats in SQL) must leave the catalog and the report exactly
 /// as the row-by-row path does, for stored movies and repeats alike.
@@ -40,7 +41,7 @@ import Testing
     /// A catalog of 40 stored movies (and 5 films sharing the title and year of others, when
     /// stored movies have ids), then an input of 120 rows that repeats some of them and itself.
     static func scenario(_ c: Case) throws -> (stored: String, input: String) {
-        var rng = SQLBuilderTests.SplitMix(state: c.seed)
+        var rng = SeededRandom(seed: c.seed)
         func movie(_ i: Int, _ extra: String, twin: Bool = false) -> [String: String] {
             ["title": i % 3 == 0 ? "Movie \(i)" : "movie \(i)", "year": i % 5 == 0 ? "" : String(1950 + i % 60),
              "genres": ["drama", "war|comedy", "", "Film Noir|drama", "Neo Noir \(i % 7)", extra][Int.random(in: 0..<6, using: &rng)],

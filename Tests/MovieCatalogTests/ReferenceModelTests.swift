@@ -3,59 +3,24 @@ import Testing
 @testable import MovieCLI
 @testable import MovieDomain
 @testable import SQLiteStore
+import TestSupport
 
 /// The SQL translation and facet counts checked against a brute-force model on random catalogs.
 @Suite struct ReferenceModelTests {
-    /// Whether a movie matches one element, written directly from SPEC section 3.
-    static func matches(_ m: Movie, _ e: MovieFilter) -> Bool {
-        switch e {
-        case .genre(let code): return m.genres.contains(code)
-        case .excludeGenre(let code): return !m.genres.contains(code)
-        case .certification(let c): return m.certification == c
-        case .title(let t): return m.title.lowercased().contains(t.lowercased())
-        case .rating(let r):
-            guard let v = m.rating else { return false }
-            switch r {
-            case .bucket(let n): return n == 10 ? v == 10 : (v >= Double(n) && v < Double(n + 1))
-            case .exact(let x): return v == x
-            case .range(let lo, let hi): return (lo.map { v >= $0 } ?? true) && (hi.map { v <= $0 } ?? true)
-            }
-        case .duration(let d):
-            guard let v = m.durationMinutes else { return false }
-            switch d {
-            case .hours(let h): return v >= h * 60 && v < h * 60 + 60
-            case .minutes(let x): return v == x
-            case .range(let lo, let hi): return (lo.map { v >= $0 } ?? true) && (hi.map { v <= $0 } ?? true)
-            }
-        case .votes(let votes):
-            guard let v = m.votes else { return false }
-            switch votes {
-            case .exact(let x): return v == x
-            case .range(let lo, let hi): return (lo.map { v >= $0 } ?? true) && (hi.map { v <= $0 } ?? true)
-            }
-        case .imdb(let id): return m.imdbID == id
-        case .year(let y):
-            guard let v = m.year else { return false }
-            switch y {
-            case .exact(let x): return v == x
-            case .decade(let d): return v >= d && v <= d + 9
-            case .range(let lo, let hi): return (lo.map { v >= $0 } ?? true) && (hi.map { v <= $0 } ?? true)
-            }
-        }
+    /// A stored movie as the shared reference model sees it.
+    static func model(_ m: Movie) -> FilterModel.Movie {
+        FilterModel.Movie(title: m.title, year: m.year, genres: Set(m.genres), rating: m.rating, votes: m.votes,
+                          minutes: m.durationMinutes, certification: m.certification, imdbID: m.imdbID)
     }
 
-    /// Same facet OR-ed, different facets AND-ed, exclusions all AND-ed.
+    /// Whether the model says a movie matches a set, given as its canonical tokens.
     static func matches(_ m: Movie, _ set: FilterSet) -> Bool {
-        Facet.allCases.allSatisfy { facet in
-            let elements = set.elements(of: facet)
-            if elements.isEmpty { return true }
-            return facet == .excludeGenre ? elements.allSatisfy { matches(m, $0) } : elements.contains { matches(m, $0) }
-        }
+        FilterModel.matches(model(m), set.sorted.map(\.description))
     }
 
     static let genreCodes = ["action", "comedy", "drama", "horror", "war"]
 
-    static func randomCatalog(_ rng: inout SQLBuilderTests.SplitMix) throws -> (TempPath, Catalog) {
+    static func randomCatalog(_ rng: inout SeededRandom) throws -> (TempPath, Catalog) {
         let temp = TempPath()
         let catalog = try Catalog(path: temp.path)
         for i in 0..<120 {
@@ -73,7 +38,7 @@ import Testing
         return (temp, catalog)
     }
 
-    static func randomElement(_ rng: inout SQLBuilderTests.SplitMix) -> MovieFilter {
+    static func randomElement(_ rng: inout SeededRandom) -> MovieFilter {
         switch Int.random(in: 0..<14, using: &rng) {
         case 0, 1: return .genre(genreCodes.randomElement(using: &rng)!)
         case 2: return .excludeGenre(genreCodes.randomElement(using: &rng)!)
@@ -92,7 +57,7 @@ import Testing
 
     @Test("filter results equal the brute-force model on random sets")
     func filterMatchesModel() throws {
-        var rng = SQLBuilderTests.SplitMix(state: 7)
+        var rng = SeededRandom(seed: 7)
         let (temp, catalog) = try Self.randomCatalog(&rng)
         _ = temp
         let all = try catalog.movies(MovieQuery())
@@ -106,21 +71,9 @@ import Testing
         }
     }
 
-    /// The bucket token of a movie for a facet, or nil when it has no value there.
-    static func buckets(_ m: Movie, _ facet: Facet) -> [String] {
-        switch facet {
-        case .genre: return m.genres
-        case .rating: return m.rating.map { [String(Int($0))] } ?? []
-        case .duration: return m.durationMinutes.map { ["\($0 / 60)h"] } ?? []
-        case .year: return m.year.map { ["\($0 / 10 * 10)s"] } ?? []
-        case .certification: return m.certification.map { [$0] } ?? []
-        default: return []
-        }
-    }
-
     @Test("facet counts equal brute-force disjunctive counts on random sets")
     func facetsMatchModel() throws {
-        var rng = SQLBuilderTests.SplitMix(state: 11)
+        var rng = SeededRandom(seed: 11)
         let (temp, catalog) = try Self.randomCatalog(&rng)
         _ = temp
         let all = try catalog.movies(MovieQuery())
@@ -131,12 +84,12 @@ import Testing
                 let rest = set.removing(counts.facet)
                 var expected: [String: Int] = [:]
                 for movie in all where Self.matches(movie, rest) {
-                    for bucket in Self.buckets(movie, counts.facet) { expected[bucket, default: 0] += 1 }
+                    for bucket in FilterModel.buckets(Self.model(movie), counts.facet.rawValue) { expected[bucket, default: 0] += 1 }
                 }
                 for value in counts.values {
                     if value.selected {
                         let element = set.elements(of: counts.facet).first { $0.value == value.value }!
-                        let model = all.filter { Self.matches($0, rest) && Self.matches($0, element) }.count
+                        let model = all.filter { Self.matches($0, rest.union(element)) }.count
                         #expect(value.count == model, "\(counts.facet) \(value.value) under \(set)")
                     } else {
                         #expect(value.count == expected[value.value], "\(counts.facet) \(value.value) under \(set)")

@@ -3,6 +3,7 @@ import Testing
 @testable import MovieCLI
 @testable import MovieDomain
 @testable import SQLiteStore
+import TestSupport
 
 /// The filter set as SQL text and bindings, checked without a database.
 @Suite struct SQLBuilderTests {
@@ -63,23 +64,11 @@ import Testing
         }
     }
 
-    /// A deterministic generator, so failures reproduce.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E3779B97F4A7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9
-            z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
-            return z ^ (z >> 31)
-        }
-    }
-
     @Test("hostile values never appear in the SQL text")
     func hostileValuesAreBound() throws {
         let pieces = ["'", "\"", ";", "--", "/*", "*/", ")", "(", "OR 1=1", "DROP TABLE movies", "\\", "%", "_",
                       "\u{0}", "\n", "é", "🎬", "?", "x' OR 'a'='a", "SELECT", "`", "]", "["]
-        var rng = SplitMix(state: 42)
+        var rng = SeededRandom(seed: 42)
         let genres = GenreCatalogue((0..<5).map { Genre(id: Int64($0), code: "g\($0)'--", name: "G\($0)") })
         for _ in 0..<500 {
             var hostile = "zq"

@@ -3,12 +3,13 @@ import Testing
 @testable import MovieCLI
 @testable import MovieDomain
 @testable import SQLiteStore
+import TestSupport
 
 /// Every value parser gives a value or an error for any text: never a trap (issue 9, item 0).
 @Suite struct ValueParsingTests {
     /// Text built from the pieces that break number parsers: long digit runs, signs, exponents,
     /// dots, units, colons, range dots, spaces and a few letters.
-    static func hostileText(_ rng: inout SQLBuilderTests.SplitMix) -> String {
+    static func hostileText(_ rng: inout SeededRandom) -> String {
         let pieces = ["0", "7", "9", "99999999999999999999", "11111111111111111111999", "1234567890",
                       "-", "+", ".", "..", "e", "E", "e308", "e-400", "h", "m", "min", "s", "k", " ", ":",
                       "1h", "30", "30m", "inf", "nan", "0x1p3", "٣", "𝟗", "\u{0}"]
@@ -21,7 +22,7 @@ import Testing
 
     @Test("value parsers return a value or nil for any text, never trap")
     func noTraps() {
-        var rng = SQLBuilderTests.SplitMix(state: 2026)
+        var rng = SeededRandom(seed: 2026)
         for _ in 0..<20_000 {
             let text = Self.hostileText(&rng)
             if let n = ValueParsing.integer(text) { #expect(abs(n) <= 999_999_999, "\(text)") }
@@ -86,7 +87,7 @@ import Testing
 
     @Test("plain decimals read exactly as strtod reads them", arguments: [1, 2, 3] as [UInt64])
     func decimalsMatchStrtod(seed: UInt64) {
-        var rng = SQLBuilderTests.SplitMix(state: seed)
+        var rng = SeededRandom(seed: seed)
         for _ in 0..<20_000 {
             let digits = (0..<Int.random(in: 1...15, using: &rng)).map { _ in String(Int.random(in: 0...9, using: &rng)) }.joined()
             let dot = Int.random(in: 0...digits.count, using: &rng)
