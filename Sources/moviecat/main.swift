@@ -5,7 +5,7 @@ import MovieDomain
 import Glibc
 #endif
 
-/// Entry point: parse (global options, command, its arguments) -> check -> open the catalog ->
+/// Entry point (the commands live in MovieCLI): parse (global options, command, its arguments) -> check -> open the catalog ->
 /// run. Every error becomes one line on stderr and an exit code; a usage error opens nothing.
 let version = "moviecat 0.2.0"
 let environment = ProcessEnvironment.current()

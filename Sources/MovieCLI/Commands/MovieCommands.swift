@@ -1,5 +1,5 @@
 import MovieCatalog
-import MovieCLI
+
 import MovieDomain
 
 /// `add`, `edit` and `remove`.

@@ -1,5 +1,5 @@
 import MovieCatalog
-import MovieCLI
+
 import MovieDomain
 
 /// `save-preset` and `presets list|show|delete|rename`.

@@ -1,5 +1,5 @@
 import MovieCatalog
-import MovieCLI
+
 import MovieDomain
 
 /// `import FILE... | -`.

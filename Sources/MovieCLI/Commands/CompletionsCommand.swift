@@ -1,5 +1,5 @@
 import MovieCatalog
-import MovieCLI
+
 import MovieDomain
 
 /// `completions bash|zsh|fish` and the hidden `_complete` that feeds them catalog values.

@@ -2,7 +2,8 @@ import MovieDomain
 
 /// SPEC section 5: the process exit code of each kind of failure (sysexits.h values).
 extension CatalogError.Kind {
-    var exitCode: Int32 {
+    /// The exit code of this kind of failure.
+    public var exitCode: Int32 {
         switch self {
         case .notFound, .alreadyExists: return 1
         case .usage: return 64

@@ -1,16 +1,21 @@
 import MovieCatalog
-import MovieCLI
+
 import MovieDomain
 
 /// What every command gets: the catalog location, the environment and the output streams.
-final class Context {
-    let catalogPath: String
-    let environment: [String: String]
-    let stdout = TextOutput.standardOutput()
-    let stderr = TextOutput.standardError()
+public final class Context {
+    /// The catalog file.
+    public let catalogPath: String
+    /// The process environment.
+    public let environment: [String: String]
+    /// Standard output, buffered.
+    public let stdout = TextOutput.standardOutput()
+    /// Standard error, buffered.
+    public let stderr = TextOutput.standardError()
     private var opened: Catalog?
 
-    init(catalogPath: String, environment: [String: String]) {
+    /// A context for the catalog at `catalogPath`.
+    public init(catalogPath: String, environment: [String: String]) {
         self.catalogPath = catalogPath
         self.environment = environment
     }
@@ -47,7 +52,7 @@ final class Context {
 
     /// Closes the catalog before the process exits. As the last connection, SQLite then
     /// checkpoints and deletes the WAL, so no `-wal` file as large as the last import lingers.
-    func close() {
+    public func close() {
         // An error closing is not worth failing a command that has done its work for.
         try? opened?.close()
         opened = nil
@@ -67,9 +72,11 @@ final class Context {
 
 /// A command: its spec (for parsing, help and completions) and what it runs. A command with
 /// subcommands (`presets`) runs the one named by its first argument, or `defaultSubcommand`.
-struct Command: Sendable {
-    let spec: CommandSpec
-    let run: @Sendable (ParsedArguments, Context) throws -> Void
+public struct Command: Sendable {
+    /// The command's declaration.
+    public let spec: CommandSpec
+    /// What it does with its parsed arguments.
+    public let run: @Sendable (ParsedArguments, Context) throws -> Void
     var subcommands: [Command] = []
     var defaultSubcommand: String?
 
@@ -86,7 +93,7 @@ struct Command: Sendable {
     }
 
     /// The command (or subcommand) the arguments name, with the arguments left for it.
-    func resolve(_ arguments: [String]) throws -> (Command, [String]) {
+    public func resolve(_ arguments: [String]) throws -> (Command, [String]) {
         guard !subcommands.isEmpty else { return (self, arguments) }
         if let first = arguments.first, !first.hasPrefix("-") {
             guard let sub = subcommands.first(where: { $0.spec.word == first }) else {

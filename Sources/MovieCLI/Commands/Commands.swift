@@ -1,28 +1,31 @@
 import MovieCatalog
-import MovieCLI
+
 import MovieDomain
 
 /// The global options, before the command.
-enum GlobalOptions {
-    static let db = Option<String>("--db", value: "path",
+public enum GlobalOptions {
+    /// `--db PATH`.
+    public static let db = Option<String>("--db", value: "path",
         help: "The catalog file (default: $MOVIECAT_DB, else $XDG_DATA_HOME/moviecat/catalog.sqlite).",
         completion: .file) { text in
         guard !text.isEmpty else { throw InvalidValue("the catalog path cannot be empty") }
         return text
     }
-    static let version = Flag("--version", help: "Show the version.")
+    /// `--version`.
+    public static let version = Flag("--version", help: "Show the version.")
 }
 
 /// The command table: every command moviecat knows, in help order.
-enum Commands {
-    static let all: [Command] = [
+public enum Commands {
+    /// Every command, in help order.
+    public static let all: [Command] = [
         CatalogCommands.initCommand, ImportCommand.command, FilterCommand.command, FacetsCommand.command,
         PresetCommands.savePreset, PresetCommands.presets, MovieCommands.add, MovieCommands.edit,
         MovieCommands.remove, CatalogCommands.info, CompletionsCommand.command, HelpCommand.command,
     ]
 
     /// `moviecat [--db <path>] <command>`: the global options, and the commands as subcommands for help.
-    static let global = CommandSpec(
+    public static let global = CommandSpec(
         name: "", abstract: "A movie catalog on SQLite: import lists, filter them with facet sets, save presets.",
         usage: "moviecat [--db <path>] <command> [<options>]",
         arguments: [ArgumentSpec("<command>", "One of the subcommands below; see 'moviecat help <command>'.")],
@@ -32,7 +35,7 @@ enum Commands {
         subcommands: all.map(\.spec))
 
     /// The command named `name`, or a usage error suggesting the nearest.
-    static func named(_ name: String) throws -> Command {
+    public static func named(_ name: String) throws -> Command {
         if let command = (all + [CompletionsCommand.values]).first(where: { $0.spec.name == name }) { return command }
         let hint = Suggestion.nearest(to: name, in: all.map(\.spec.name)).map { ". Did you mean '\($0)'?" } ?? ""
         throw global.usageError("unknown command '\(name)'\(hint)")

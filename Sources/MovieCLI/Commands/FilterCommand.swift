@@ -1,5 +1,5 @@
 import MovieCatalog
-import MovieCLI
+
 import MovieDomain
 
 /// `filter`: the movies that match a filter set.
