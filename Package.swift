@@ -10,6 +10,8 @@ let package = Package(
     products: [
         .executable(name: "moviecat", targets: ["moviecat"]),
         .library(name: "MovieCatalog", targets: ["MovieCatalog"]),
+        // What the libFuzzer targets in Fuzz/ link against (see `make fuzz`).
+        .library(name: "MovieFuzzKit", type: .static, targets: ["MovieCLI"]),
     ],
     targets: [
         .systemLibrary(

@@ -66,6 +66,22 @@ public final class ByteReader {
         buffer = .allocate(capacity: chunkSize)
     }
 
+    /// Bytes in memory that `readRaw` hands out as a file would, chunk by chunk (gzip sniffed too).
+    private var memory: [UInt8]?
+    private var memoryOffset = 0
+
+    /// Reads bytes in memory through the same path as a file, `chunkSize` at a time: gzip data
+    /// is inflated (fuzzing and tests).
+    public init(streaming bytes: [UInt8], name: String = "<memory>", chunkSize: Int = 1 << 16) {
+        fd = -1
+        ownsDescriptor = false
+        self.name = name
+        capacity = max(chunkSize, 1)
+        buffer = .allocate(capacity: capacity)
+        totalBytes = bytes.count
+        memory = bytes
+    }
+
     /// Reads from bytes in memory (tests).
     public init(bytes: [UInt8], name: String = "<memory>") {
         fd = -1
@@ -130,6 +146,12 @@ public final class ByteReader {
 
     /// Reads bytes as stored; 0 at the end of the input.
     private func readRaw(into destination: UnsafeMutablePointer<UInt8>, count: Int) throws -> Int {
+        if let memory {
+            let n = min(count, memory.count - memoryOffset)
+            memory.withUnsafeBufferPointer { destination.update(from: $0.baseAddress! + memoryOffset, count: n) }
+            memoryOffset += n
+            return n
+        }
         while true {
             if let shouldStop, totalBytes == nil {
                 // A pipe may stall for long: wait in short slices so an abandoned read can end.

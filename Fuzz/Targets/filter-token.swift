@@ -1,0 +1,10 @@
+import MovieCatalog
+import MovieCLI
+
+/// libFuzzer target 'filter-token' (see Fuzz/README.md).
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOne(_ data: UnsafePointer<UInt8>, _ count: Int) -> CInt {
+    let bytes = Array(UnsafeBufferPointer(start: data, count: count))
+    FuzzEntry.filterToken(bytes)
+    return 0
+}

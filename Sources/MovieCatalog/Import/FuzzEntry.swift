@@ -1,0 +1,80 @@
+import MovieDomain
+
+/// Entry points for the libFuzzer targets in `Fuzz/` and for the unit test that replays their
+/// corpus: each feeds arbitrary bytes to one reader or parser, which must give values or
+/// errors and never crash.
+public enum FuzzEntry {
+    /// CSV or TSV records, with a row condition, through validation as an import does.
+    public static func delimited(_ data: [UInt8], tsv: Bool) {
+        let reader = DelimitedReader(input: ByteReader(streaming: data, name: "fuzz", chunkSize: 64), dialect: tsv ? .tsv : .csv)
+        do {
+            guard try reader.next() else { return }
+            let header = reader.strings()
+            reader.conditions = [RowCondition(column: 1, name: "kind", values: ["movie", "tvMovie"])]
+            let columnOf = MovieField.allCases.map { $0.rawValue < header.count ? $0.rawValue : nil }
+            let plan = ImportPlan(layout: ImportLayout.recognise(header) ?? ImportLayout.all[4],
+                                  mapping: FieldMapping(), conditions: [], updateOnly: data.count % 2 == 0)
+            while try reader.next() {
+                if reader.isFilteredOut { continue }
+                _ = Importer.decode(reader, file: "fuzz", fieldCount: header.count, columnOf: columnOf,
+                                    nullMarker: tsv ? "\\N" : nil, plan: plan)
+                _ = reader.strings()
+            }
+        } catch {}
+    }
+
+    /// A JSON array or JSON Lines, record by record, each record's values as cells.
+    public static func json(_ data: [UInt8], lines: Bool) {
+        let reader = JSONRecordReader(reader: ByteReader(streaming: data, name: "fuzz", chunkSize: 64), mode: lines ? .lines : .array)
+        do {
+            while let record = try reader.next() {
+                for member in record.members { _ = Importer.rawText(Importer.cell(member.value)) }
+            }
+        } catch {}
+    }
+
+    /// Input that may be gzip data, read through the reader that inflates it.
+    public static func gzip(_ data: [UInt8]) {
+        let input = ByteReader(streaming: data, name: "fuzz", chunkSize: 512)
+        do { while try input.next() != nil {} } catch {}
+    }
+
+    /// Filter tokens and flag values of every facet.
+    public static func filterToken(_ data: [UInt8]) {
+        let text = String(decoding: data, as: UTF8.self)
+        let parser = FilterParser(genres: GenreCatalogue([Genre(id: 1, code: "drama", name: "Drama"),
+                                                          Genre(id: 2, code: "sci-fi", name: "Sci-Fi")]))
+        _ = try? parser.parseToken(text)
+        for facet in Facet.allCases {
+            if let elements = try? parser.parse(facet, text) {
+                // A parsed element's canonical text parses back to itself.
+                for element in elements where (try? parser.parseToken(element.description)) != [element] {
+                    fatalError("\(element) does not round-trip through '\(element.description)'")
+                }
+            }
+        }
+    }
+
+    /// The value parsers: durations, ratings, years, votes, IMDb ids, dates, counts, numbers.
+    public static func values(_ data: [UInt8]) {
+        let text = String(decoding: data, as: UTF8.self)
+        _ = ValueParsing.minutes(text)
+        _ = ValueParsing.integer(text)
+        _ = ValueParsing.decimal(text)
+        _ = ValueParsing.number(text)
+        _ = ValueParsing.count(text)
+        _ = ValueParsing.imdbID(text)
+        _ = ValueParsing.yearOfDate(text)
+        _ = ValueParsing.wholeHours(text)
+        for field in MovieField.allCases {
+            if case .success(let value) = MovieRules.value(field, from: text.trimmingWhitespace()), !text.isEmpty {
+                var movie = Movie(title: field == .title ? text.trimmingWhitespace() : "T")
+                movie[field] = value
+                // What the rules accept, the schema's CHECKs accept.
+                if let violation = MovieRules.violation(in: movie), field != .title {
+                    fatalError("\(field.name) '\(text)' passed the rules but \(violation)")
+                }
+            }
+        }
+    }
+}
