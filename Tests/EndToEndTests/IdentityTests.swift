@@ -122,15 +122,17 @@ import TestSupport
         #expect(try box.rows(query, db: copy) == box.rows(query))
     }
 
+    /// The SQL that makes the demo catalog at schema version 2, as the sqlite3 shell would.
+    static func versionTwoDemo() throws -> String {
+        try ["Migrations/0001_initial.sql", "Migrations/0002_drop_facets_index.sql", "seed.sql"].map {
+            try String(contentsOf: packageRoot.appendingPathComponent($0), encoding: .utf8)
+        }.joined()
+    }
+
     @Test("a version-2 catalog made by sqlite3 upgrades on first use, movies, presets and ids kept")
     func upgradesVersionTwo() throws {
         let box = try Sandbox()
-        var script = ""
-        for name in ["0001_initial.sql", "0002_drop_facets_index.sql"] {
-            script += try String(contentsOf: packageRoot.appendingPathComponent("Migrations/\(name)"), encoding: .utf8)
-        }
-        script += try String(contentsOf: packageRoot.appendingPathComponent("seed.sql"), encoding: .utf8)
-        script += """
+        let script = try Self.versionTwoDemo() + """
             PRAGMA foreign_keys = ON;
             DELETE FROM movies WHERE id = 3;
             INSERT INTO movies (id, title, year, rating) VALUES (40, 'Hamlet', 1948, 7.7);
@@ -161,11 +163,7 @@ import TestSupport
     @Test("a catalog whose genre links a sqlite3 user left dangling still upgrades")
     func upgradesWithDanglingLinks() throws {
         let box = try Sandbox()
-        var script = ""
-        for name in ["0001_initial.sql", "0002_drop_facets_index.sql"] {
-            script += try String(contentsOf: packageRoot.appendingPathComponent("Migrations/\(name)"), encoding: .utf8)
-        }
-        script += try String(contentsOf: packageRoot.appendingPathComponent("seed.sql"), encoding: .utf8)
+        let script = try Self.versionTwoDemo()
         // The shell enforces no foreign keys: the movie goes, its links stay.
         try box.sqlite3(script + "DELETE FROM movies WHERE id = 3;\n")
         #expect(try box.sql("PRAGMA foreign_key_check").count == 1)
