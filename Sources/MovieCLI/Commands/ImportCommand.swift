@@ -69,6 +69,10 @@ enum ImportCommand {
         if !parsed[quiet] {
             for line in report.lines { context.note(line) }
             context.noteAdded(report.addedGenres, knownBefore: report.genresBefore)
+            // Where the time went, for benchmarks and profiling.
+            if context.environment["MOVIECAT_TIMINGS"] == "1" {
+                for (name, seconds) in report.timings { context.note("timing: \(name): \(NumberText.decimal((seconds * 1000).rounded() / 1000)) s") }
+            }
             if report.problemCount > 0 {
                 for problem in report.firstProblems { context.note(problem.description) }
                 if report.problemCount > report.firstProblems.count {

@@ -139,25 +139,32 @@ final class BulkAppender {
 
     /// Ends appending: writes what is queued, turns CHECKs back on, and rebuilds the unique
     /// indexes, folding repeats of the key when a rebuild finds them. `fold` does the folding.
-    func stop(_ batch: UnsafeBufferPointer<ImportRow>?, fold: () throws -> Void) throws {
+    func stop(_ batch: UnsafeBufferPointer<ImportRow>?, timings: PhaseTimings, fold: () throws -> Void) throws {
         try flush(batch, all: true)
         try db.execute("PRAGMA ignore_check_constraints = OFF")
+        timings.mark("append rows")
         // The key's own index first: its rebuild is what finds repeats.
         let unique = droppedIndexes.filter { $0.name == key.index } + droppedIndexes.filter { $0.name == key.otherIndex }
         for (position, index) in unique.enumerated() {
             do {
                 try db.execute(index.sql)
             } catch let error as DatabaseError where error.code == .constraint && position == 0 {
+                timings.mark("index \(index.name) (finding repeats)")
                 try fold()
+                timings.mark("fold repeats")
                 try db.execute(index.sql)
             }
+            timings.mark("index \(index.name)")
         }
         droppedIndexes.removeAll { $0.name == key.index || $0.name == key.otherIndex }
     }
 
     /// Rebuilds the other dropped indexes (inside the same transaction).
-    func finish() throws {
-        for index in droppedIndexes { try db.execute(index.sql) }
+    func finish(timings: PhaseTimings) throws {
+        for index in droppedIndexes {
+            try db.execute(index.sql)
+            timings.mark("index \(index.name)")
+        }
         droppedIndexes = []
     }
 }

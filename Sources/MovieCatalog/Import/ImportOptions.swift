@@ -109,6 +109,8 @@ public struct ImportReport: Sendable {
     public var appendedRows = 0
     /// Genres the import added to the catalog.
     public var addedGenres: [Genre] = []
+    /// Seconds each phase of storing took (for `MOVIECAT_TIMINGS=1`).
+    public var timings: [(name: String, seconds: Double)] = []
     /// The genre codes the catalog knew before (for "did you mean" hints).
     public var genresBefore: [String] = []
     /// The first problems found, printed before the error.

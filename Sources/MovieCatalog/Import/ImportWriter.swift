@@ -41,6 +41,8 @@ final class ImportWriter {
     private var folded = FoldCounts()
     /// The batch being written (valid between `begin(batch:)` and `endBatch()`).
     private var batch: UnsafeBufferPointer<ImportRow>?
+    /// How long the phases of storing took.
+    let timings = PhaseTimings()
     /// Rows appended in bulk so far (tests check which path an import took).
     private(set) var appendedRows = 0
 
@@ -151,7 +153,7 @@ final class ImportWriter {
         guard let appender = bulk else { return }
         bulk = nil
         finishedBulk = appender
-        try appender.stop(batch) {
+        try appender.stop(batch, timings: timings) {
             if policy == .update { try prepareTouched() }
             let counts = try RepeatFolder.fold(db, key: appender.key, maxIDBefore: maxIDBefore,
                                                maxGenreIDBefore: genres.maxIDBefore, policy: policy,
@@ -171,7 +173,8 @@ final class ImportWriter {
             touched = nil
             try db.execute("DROP TABLE temp.import_touched")
         }
-        try finishedBulk?.finish()
+        timings.restart()
+        try finishedBulk?.finish(timings: timings)
         finishedBulk = nil
     }
 }

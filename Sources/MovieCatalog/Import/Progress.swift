@@ -13,6 +13,23 @@ func monotonicSeconds() -> Double {
     return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
 }
 
+/// How long each phase of an import took (`MOVIECAT_TIMINGS=1` prints them): where the time
+/// goes, measured by the program itself.
+final class PhaseTimings {
+    private(set) var phases: [(name: String, seconds: Double)] = []
+    private var started = monotonicSeconds()
+
+    /// Ends the phase running since the last mark, under `name`.
+    func mark(_ name: String) {
+        let now = monotonicSeconds()
+        phases.append((name, now - started))
+        started = now
+    }
+
+    /// Starts timing from now, without recording what came before.
+    func restart() { started = monotonicSeconds() }
+}
+
 /// A progress line on a terminal, redrawn at most ten times a second; silent otherwise.
 final class Progress {
     private let out: TextOutput?
