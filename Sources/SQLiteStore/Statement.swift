@@ -148,6 +148,13 @@ public final class Statement {
         return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
     }
 
+    /// Lends the column's UTF-8 bytes (nil when NULL) without making a String: valid only
+    /// inside `body`, for scans that compare them.
+    public func withText<R>(_ column: Int32, _ body: (UnsafeBufferPointer<UInt8>?) -> R) -> R {
+        guard !isNull(column), let bytes = sqlite3_column_text(handle, column) else { return body(nil) }
+        return body(UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(handle, column))))
+    }
+
     private func nullColumn(_ column: Int32) -> DatabaseError {
         let name = sqlite3_column_name(handle, column).map { String(cString: $0) } ?? "\(column)"
         return DatabaseError(code: SQLITE_MISMATCH, message: "column \(name) is NULL where a value was expected", sql: sql)

@@ -27,6 +27,14 @@ let moviecatBinary: URL = {
     return root.appendingPathComponent(".build/debug/moviecat")
 }()
 
+/// The newest schema version: the number of files in Migrations/ (numbered 1...n).
+let latestSchemaVersion: String = {
+    let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Migrations")
+    let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+    return String(files.filter { $0.hasSuffix(".sql") }.count)
+}()
+
 /// The package root (for Migrations/ and seed.sql).
 let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 

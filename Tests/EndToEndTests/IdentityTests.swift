@@ -147,7 +147,7 @@ import TestSupport
         let run = try box.moviecat("filter", "--preset", "great", "--format", "csv")
         #expect(run.status == 0, "\(run)")
         #expect(run.lines.count == 7, "\(run)")
-        #expect(try box.sql("PRAGMA user_version") == ["3"])
+        #expect(try box.sql("PRAGMA user_version") == [latestSchemaVersion])
         #expect(try box.rows("SELECT m.id, m.title, m.year, m.rating, m.duration_minutes, mg.genre_id FROM movies m LEFT JOIN movie_genres mg ON mg.movie_id = m.id ORDER BY m.id") == before)
         #expect(try box.sql("SELECT count(*) FROM preset_filters WHERE preset_id = 7") == ["2"])
         #expect(try box.sql("PRAGMA foreign_key_check") == [])
@@ -169,7 +169,7 @@ import TestSupport
         #expect(try box.sql("PRAGMA foreign_key_check").count == 1)
         let run = try box.moviecat("info")
         #expect(run.status == 0, "\(run)")
-        #expect(try box.sql("PRAGMA user_version") == ["3"])
+        #expect(try box.sql("PRAGMA user_version") == [latestSchemaVersion])
         #expect(try box.sql("SELECT count(*) FROM movies") == ["12"])
     }
 }

@@ -19,8 +19,13 @@ final class BulkAppender {
     let fields: MovieFields
     /// Index definitions dropped for the load; the unique ones come back in `stop()`, the rest in `finish()`.
     private(set) var droppedIndexes: [(name: String, sql: String)] = []
+    /// The movie_facets triggers, off while appending (rows and their facet rows are written
+    /// together here); back in `stop()`.
+    private var droppedTriggers: [String] = []
     /// Appended rows of the current batch, by index; they hold the ids before `nextID`, in order.
     private var pendingRows: [Int] = []
+    /// The genre bit set of each pending row (for its movie_facets row).
+    private var pendingMasks: [Int64] = []
     /// Their genre links as (movie id, genre id) pairs, inserted after the movies.
     private var pendingLinks: [Int64] = []
     private var nextID: Int64
@@ -30,6 +35,8 @@ final class BulkAppender {
     private let insertMovieBatch: Statement
     private let insertLink: Statement
     private let insertLinkBatch: Statement
+    private let insertFacets: Statement
+    private let insertFacetsBatch: Statement
 
     /// Starts appending rows like `first` (its key and columns) after stored ids up to `maxIDBefore`.
     init(db: Database, genres: GenreResolver, first: ImportRow, maxIDBefore: Int64, nowSeconds: Int64) throws {
@@ -46,6 +53,15 @@ final class BulkAppender {
         insertLink = try db.prepare("INSERT OR IGNORE INTO movie_genres (movie_id, genre_id) VALUES (?, ?)", persistent: true)
         insertLinkBatch = try db.prepare("INSERT INTO movie_genres (movie_id, genre_id) VALUES "
             + Array(repeating: "(?, ?)", count: Self.batchSize).joined(separator: ", "), persistent: true)
+        insertFacets = try db.prepare(MovieFacetsTable.insertHead + MovieFacetsTable.insertValues, persistent: true)
+        insertFacetsBatch = try db.prepare(MovieFacetsTable.insertHead
+            + Array(repeating: MovieFacetsTable.insertValues, count: Self.batchSize).joined(separator: ", "), persistent: true)
+        for (name, sql) in try db.query("""
+            SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name IN ('movies', 'movie_genres')
+            """, [], { (try $0.text(0), try $0.text(1)) }) {
+            try db.execute("DROP TRIGGER \"\(name.replacing("\"", with: "\"\""))\"")
+            droppedTriggers.append(sql)
+        }
         let indexes = try db.query("""
             SELECT name, sql FROM sqlite_master
              WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN ('movies', 'movie_genres')
@@ -80,6 +96,7 @@ final class BulkAppender {
         nextID += 1
         pendingRows.append(index)
         let firstLink = pendingLinks.count
+        var mask: Int64 = 0
         for name in row.genres {
             let genreID = try genres.id(for: name)
             // A genre named twice in one cell links once.
@@ -88,7 +105,9 @@ final class BulkAppender {
             }
             pendingLinks.append(id)
             pendingLinks.append(genreID)
+            mask |= MovieFacetsTable.bit(ofGenre: genreID)
         }
+        pendingMasks.append(mask)
         if pendingRows.count == Self.batchSize { try flush(batch, all: false) }
         return id
     }
@@ -103,18 +122,26 @@ final class BulkAppender {
                 for (i, index) in pendingRows.enumerated() {
                     try MovieColumns.bindInsert(rows[index].movie, id: firstID + Int64(i), now: nowSeconds,
                                                 to: insertMovieBatch, at: Int32(MovieColumns.insertWidth * i))
+                    try MovieFacetsTable.bind(rows[index].movie, id: firstID + Int64(i), genres: pendingMasks[i],
+                                              to: insertFacetsBatch, at: Int32((MovieFacetsTable.fields.count + 2) * i))
                 }
                 try insertMovieBatch.step()
                 insertMovieBatch.reset(clearingBindings: false)
+                try insertFacetsBatch.step()
+                insertFacetsBatch.reset(clearingBindings: false)
             } else {
                 for (i, index) in pendingRows.enumerated() {
                     try MovieColumns.bindInsert(rows[index].movie, id: firstID + Int64(i), now: nowSeconds, to: insertMovie, at: 0)
                     try insertMovie.step()
                     insertMovie.reset(clearingBindings: false)
+                    try MovieFacetsTable.bind(rows[index].movie, id: firstID + Int64(i), genres: pendingMasks[i], to: insertFacets, at: 0)
+                    try insertFacets.step()
+                    insertFacets.reset(clearingBindings: false)
                 }
             }
         }
         pendingRows.removeAll(keepingCapacity: true)
+        pendingMasks.removeAll(keepingCapacity: true)
 
         let full = 2 * Self.batchSize
         var offset = 0
@@ -135,7 +162,10 @@ final class BulkAppender {
     }
 
     /// Forgets rows still queued from a batch that ends with an error (the import rolls back).
-    func discardPending() { pendingRows.removeAll(keepingCapacity: true) }
+    func discardPending() {
+        pendingRows.removeAll(keepingCapacity: true)
+        pendingMasks.removeAll(keepingCapacity: true)
+    }
 
     /// Ends appending: writes what is queued, turns CHECKs back on, and rebuilds the unique
     /// indexes, folding repeats of the key when a rebuild finds them. `fold` does the folding.
@@ -157,6 +187,10 @@ final class BulkAppender {
             timings.mark("index \(index.name)")
         }
         droppedIndexes.removeAll { $0.name == key.index || $0.name == key.otherIndex }
+        // Later rows go one by one: the triggers keep movie_facets again.
+        for sql in droppedTriggers { try db.execute(sql) }
+        droppedTriggers = []
+        timings.mark("triggers")
     }
 
     /// Rebuilds the other dropped indexes (inside the same transaction).

@@ -71,6 +71,7 @@ enum RepeatFolder {
             try db.execute("""
                 DELETE FROM movie_genres WHERE movie_id IN (SELECT id FROM temp.import_skipped);
                 DELETE FROM movies WHERE id IN (SELECT id FROM temp.import_skipped);
+                DELETE FROM movie_facets WHERE id IN (SELECT id FROM temp.import_skipped);
                 DELETE FROM genres WHERE id IN (SELECT id FROM temp.import_orphans);
                 """)
             try db.run("DELETE FROM import_repeats WHERE keep <= ?", [max])
@@ -98,16 +99,19 @@ enum RepeatFolder {
                 UPDATE movie_genres SET movie_id = r.keep FROM import_repeats r WHERE movie_genres.movie_id = r.last;
                 """)
         }
-        // Every movie of a group but its `keep` goes, with its links (a bulk load runs without
-        // foreign-key cascades).
+        // Every movie of a group but its `keep` goes, with its links and facet row (a bulk load
+        // runs without foreign-key cascades or triggers).
         try db.execute("""
             CREATE TEMP TABLE import_dropped AS
             SELECT m.id FROM movies m JOIN import_repeats r ON \(sql.join)
              WHERE m.id <> r.keep;
             DELETE FROM movie_genres WHERE movie_id IN (SELECT id FROM temp.import_dropped);
             DELETE FROM movies WHERE id IN (SELECT id FROM temp.import_dropped);
+            DELETE FROM movie_facets WHERE id IN (SELECT id FROM temp.import_dropped);
             DROP TABLE temp.import_dropped;
             """)
+        // The kept movies' facet rows, from their new values and genres (the triggers are off).
+        try MovieFacetsTable.refresh(db, where: "m.id IN (SELECT keep FROM temp.import_repeats)")
         return counts
     }
 }

@@ -1,0 +1,74 @@
+-- moviecat schema, version 4: movie_facets, a narrow copy of each movie's facet values that
+-- the filter list is counted from in one scan (moviecat facets). Derived data: triggers keep it
+-- exact under every write, moviecat's and a sqlite3 user's alike; the tables of versions 1-3
+-- stay as they were. Applied by moviecat in one transaction; also runnable as
+-- `sqlite3 catalog.sqlite < 0004_movie_facets.sql`.
+
+-- One row per movie. genres is a bit set: bit (genre id - 1) for genre ids 1 to 62, bit 62
+-- for any genre with a larger id (moviecat then counts genres from movie_genres instead).
+CREATE TABLE movie_facets (
+    id            INTEGER PRIMARY KEY,              -- movies.id
+    genres        INTEGER NOT NULL DEFAULT 0,
+    rating        REAL,
+    minutes       INTEGER,                          -- movies.duration_minutes
+    year          INTEGER,
+    certification TEXT,
+    votes         INTEGER
+) STRICT;
+
+-- The bit set of a movie's genres, as the triggers below compute it.
+-- (SQLite has no functions in plain SQL; each trigger repeats this expression.)
+-- ifnull((SELECT sum(DISTINCT CASE WHEN genre_id BETWEEN 1 AND 62 THEN 1 << (genre_id - 1) ELSE 1 << 62 END)
+--           FROM movie_genres WHERE movie_id = X), 0)
+
+CREATE TRIGGER movie_facets_insert AFTER INSERT ON movies BEGIN
+    INSERT OR REPLACE INTO movie_facets (id, genres, rating, minutes, year, certification, votes)
+    VALUES (NEW.id,
+            ifnull((SELECT sum(DISTINCT CASE WHEN genre_id BETWEEN 1 AND 62 THEN 1 << (genre_id - 1) ELSE 1 << 62 END)
+                      FROM movie_genres WHERE movie_id = NEW.id), 0),
+            NEW.rating, NEW.duration_minutes, NEW.year, NEW.certification, NEW.votes);
+END;
+
+CREATE TRIGGER movie_facets_update AFTER UPDATE ON movies BEGIN
+    DELETE FROM movie_facets WHERE id = OLD.id;
+    INSERT OR REPLACE INTO movie_facets (id, genres, rating, minutes, year, certification, votes)
+    VALUES (NEW.id,
+            ifnull((SELECT sum(DISTINCT CASE WHEN genre_id BETWEEN 1 AND 62 THEN 1 << (genre_id - 1) ELSE 1 << 62 END)
+                      FROM movie_genres WHERE movie_id = NEW.id), 0),
+            NEW.rating, NEW.duration_minutes, NEW.year, NEW.certification, NEW.votes);
+END;
+
+CREATE TRIGGER movie_facets_delete AFTER DELETE ON movies BEGIN
+    DELETE FROM movie_facets WHERE id = OLD.id;
+END;
+
+CREATE TRIGGER movie_facets_link AFTER INSERT ON movie_genres BEGIN
+    UPDATE movie_facets SET genres =
+        ifnull((SELECT sum(DISTINCT CASE WHEN genre_id BETWEEN 1 AND 62 THEN 1 << (genre_id - 1) ELSE 1 << 62 END)
+                  FROM movie_genres WHERE movie_id = NEW.movie_id), 0)
+     WHERE id = NEW.movie_id;
+END;
+
+CREATE TRIGGER movie_facets_unlink AFTER DELETE ON movie_genres BEGIN
+    UPDATE movie_facets SET genres =
+        ifnull((SELECT sum(DISTINCT CASE WHEN genre_id BETWEEN 1 AND 62 THEN 1 << (genre_id - 1) ELSE 1 << 62 END)
+                  FROM movie_genres WHERE movie_id = OLD.movie_id), 0)
+     WHERE id = OLD.movie_id;
+END;
+
+CREATE TRIGGER movie_facets_relink AFTER UPDATE ON movie_genres BEGIN
+    UPDATE movie_facets SET genres =
+        ifnull((SELECT sum(DISTINCT CASE WHEN genre_id BETWEEN 1 AND 62 THEN 1 << (genre_id - 1) ELSE 1 << 62 END)
+                  FROM movie_genres WHERE movie_id = movie_facets.id), 0)
+     WHERE id IN (OLD.movie_id, NEW.movie_id);
+END;
+
+-- The movies there already.
+INSERT INTO movie_facets (id, genres, rating, minutes, year, certification, votes)
+SELECT m.id,
+       ifnull((SELECT sum(DISTINCT CASE WHEN genre_id BETWEEN 1 AND 62 THEN 1 << (genre_id - 1) ELSE 1 << 62 END)
+                 FROM movie_genres WHERE movie_id = m.id), 0),
+       m.rating, m.duration_minutes, m.year, m.certification, m.votes
+  FROM movies m;
+
+PRAGMA user_version = 4;

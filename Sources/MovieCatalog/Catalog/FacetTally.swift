@@ -1,0 +1,197 @@
+import MovieDomain
+
+/// Disjunctive facet counts in one pass over the movies' facet rows (drill-sideways, as search
+/// engines count them): a movie that meets every listed facet's selection counts in every
+/// facet; one that misses exactly one facet's selection counts in that facet alone; one that
+/// misses two or more counts nowhere. Facets outside the list (title, votes, imdb,
+/// exclude-genre) apply to all and are left to the SQL that feeds the rows.
+struct FacetTally {
+    /// A numeric interval an element selects; either end open or closed.
+    struct Interval {
+        let lo: Double, hi: Double, loClosed: Bool, hiClosed: Bool
+
+        func contains(_ x: Double) -> Bool {
+            (loClosed ? x >= lo : x > lo) && (hiClosed ? x <= hi : x < hi)
+        }
+
+        static func closed(_ lo: Double?, _ hi: Double?) -> Interval {
+            Interval(lo: lo ?? -.infinity, hi: hi ?? .infinity, loClosed: true, hiClosed: true)
+        }
+
+        static func halfOpen(_ lo: Double, _ hi: Double) -> Interval {
+            Interval(lo: lo, hi: hi, loClosed: true, hiClosed: false)
+        }
+    }
+
+    /// One selected element, compiled for testing a row.
+    enum Test {
+        case genre(Int64)
+        case interval(Interval)
+        case text([UInt8])
+    }
+
+    /// The listed facets in order; index i is bit i of a row's "misses" set.
+    static let facets: [Facet] = FacetCounter.listed
+
+    /// Each listed facet's selected elements with their tests (empty: not selected).
+    let selected: [[(element: MovieFilter, test: Test)]]
+    /// Genre bit -> genre code, for the genres counted.
+    private let codeOfBit: [Int: String]
+
+    /// Counts by facet position and bucket token.
+    private(set) var counts: [[String: Int]]
+    /// Counts of each selected element alongside the rest of the set, by facet position.
+    private(set) var elementCounts: [[Int]]
+    // Buckets counted in arrays where they are small numbers (most rows), else in dictionaries.
+    private var ratingBuckets = [Int](repeating: 0, count: 11)
+    private var hourBuckets = [Int](repeating: 0, count: 64)
+    private var decadeBuckets = [Int](repeating: 0, count: 64)   // 1800s ... 2430s
+    private var genreBits = [Int](repeating: 0, count: 63)
+    private var certifications: [(bytes: [UInt8], count: Int)] = []
+
+    /// Compiles the listed facets' elements of `set`; `bitOfGenre` gives a genre code's bit.
+    /// Nil when an element cannot be tested on a facet row (a genre without a bit of its own).
+    init?(set: FilterSet, bitOfGenre: [String: Int64]) {
+        var selected: [[(element: MovieFilter, test: Test)]] = []
+        for facet in FacetTally.facets {
+            var tests: [(element: MovieFilter, test: Test)] = []
+            for element in set.elements(of: facet) {
+                guard let test = FacetTally.test(for: element, bitOfGenre: bitOfGenre) else { return nil }
+                tests.append((element, test))
+            }
+            selected.append(tests)
+        }
+        self.selected = selected
+        var codes: [Int: String] = [:]
+        for (code, bit) in bitOfGenre where bit != MovieFacetsTable.overflowBit { codes[bit.trailingZeroBitCount] = code }
+        codeOfBit = codes
+        counts = Array(repeating: [:], count: FacetTally.facets.count)
+        elementCounts = selected.map { Array(repeating: 0, count: $0.count) }
+    }
+
+    /// The test of one element of a listed facet.
+    static func test(for element: MovieFilter, bitOfGenre: [String: Int64]) -> Test? {
+        switch element {
+        case .genre(let code):
+            guard let bit = bitOfGenre[code], bit != MovieFacetsTable.overflowBit else { return nil }
+            return .genre(bit)
+        case .rating(.bucket(let n)):
+            return .interval(n >= 10 ? .closed(Double(n), Double(n)) : .halfOpen(Double(n), Double(n + 1)))
+        case .rating(.exact(let v)): return .interval(.closed(v, v))
+        case .rating(.range(let lo, let hi)): return .interval(.closed(lo, hi))
+        case .duration(.hours(let h)): return .interval(.halfOpen(Double(h * 60), Double(h * 60 + 60)))
+        case .duration(.minutes(let m)): return .interval(.closed(Double(m), Double(m)))
+        case .duration(.range(let lo, let hi)): return .interval(.closed(lo.map(Double.init), hi.map(Double.init)))
+        case .year(.exact(let y)): return .interval(.closed(Double(y), Double(y)))
+        case .year(.decade(let d)): return .interval(.closed(Double(d), Double(d + 9)))
+        case .year(.range(let lo, let hi)): return .interval(.closed(lo.map(Double.init), hi.map(Double.init)))
+        case .certification(let text): return .text(Array(text.utf8))
+        case .excludeGenre, .title, .votes, .imdb: return nil
+        }
+    }
+
+    /// Whether a row's value for a facet passes one of its selected tests.
+    private func passes(_ facet: Int, genres: Int64, number: Double?, text: UnsafeBufferPointer<UInt8>?) -> Bool {
+        for (_, test) in selected[facet] where FacetTally.passes(test, genres: genres, number: number, text: text) { return true }
+        return false
+    }
+
+    private static func passes(_ test: Test, genres: Int64, number: Double?, text: UnsafeBufferPointer<UInt8>?) -> Bool {
+        switch test {
+        case .genre(let bit): return genres & bit != 0
+        case .interval(let interval): return number.map(interval.contains) ?? false
+        case .text(let bytes): return text.map { $0.elementsEqual(bytes) } ?? false
+        }
+    }
+
+    /// A row's value for a numeric facet (rating, duration, year), as a number.
+    @inline(__always)
+    private static func number(_ facet: Int, rating: Double?, minutes: Int?, year: Int?) -> Double? {
+        switch facet {
+        case 1: return rating
+        case 2: return minutes.map(Double.init)
+        case 3: return year.map(Double.init)
+        default: return nil
+        }
+    }
+
+    /// Counts one movie's facet row.
+    mutating func add(genres: Int64, rating: Double?, minutes: Int?, year: Int?, certification: UnsafeBufferPointer<UInt8>?) {
+        // Facet positions: genre, rating, duration, year, certification (FacetCounter.listed).
+        var misses = 0, missCount = 0
+        for facet in 0..<5 where !selected[facet].isEmpty {
+            let number = FacetTally.number(facet, rating: rating, minutes: minutes, year: year)
+            if !passes(facet, genres: genres, number: number, text: facet == 4 ? certification : nil) {
+                misses |= 1 << facet
+                missCount += 1
+                if missCount > 1 { return }
+            }
+        }
+        for facet in 0..<5 where missCount == 0 || misses == 1 << facet {
+            // The movie counts in this facet's buckets, and for its selected elements it meets.
+            if !selected[facet].isEmpty {
+                let number = FacetTally.number(facet, rating: rating, minutes: minutes, year: year)
+                for (index, entry) in selected[facet].enumerated()
+                where FacetTally.passes(entry.test, genres: genres, number: number, text: facet == 4 ? certification : nil) {
+                    elementCounts[facet][index] += 1
+                }
+            }
+            switch facet {
+            case 0: countGenres(genres)
+            case 1: if let rating { countRating(rating) }
+            case 2: if let minutes { countHours(minutes / 60) }
+            case 3: if let year { countDecade(year / 10 * 10) }
+            default: if let certification { countCertification(certification) }
+            }
+        }
+    }
+
+    private mutating func countGenres(_ genres: Int64) {
+        var bits = genres & ~MovieFacetsTable.overflowBit
+        while bits != 0 {
+            genreBits[bits.trailingZeroBitCount] += 1
+            bits &= bits - 1
+        }
+    }
+
+    private mutating func countRating(_ rating: Double) {
+        let bucket = FacetCounter.bucket(rating)
+        if (0...10).contains(bucket) { ratingBuckets[bucket] += 1 } else { counts[1][String(bucket), default: 0] += 1 }
+    }
+
+    private mutating func countHours(_ hours: Int) {
+        if (0..<hourBuckets.count).contains(hours) { hourBuckets[hours] += 1 } else { counts[2]["\(hours)h", default: 0] += 1 }
+    }
+
+    private mutating func countDecade(_ decade: Int) {
+        let slot = (decade - 1800) / 10
+        if decade >= 1800, slot < decadeBuckets.count { decadeBuckets[slot] += 1 } else { counts[3]["\(decade)s", default: 0] += 1 }
+    }
+
+    private mutating func countCertification(_ bytes: UnsafeBufferPointer<UInt8>) {
+        if let index = certifications.firstIndex(where: { $0.bytes.elementsEqual(bytes) }) {
+            certifications[index].count += 1
+        } else {
+            certifications.append((Array(bytes), 1))
+        }
+    }
+
+    /// The counts of each listed facet by bucket token, and of each selected element.
+    func result() -> (counts: [Facet: [String: Int]], elements: [MovieFilter: Int]) {
+        var counts = self.counts
+        for (bit, count) in genreBits.enumerated() where count > 0 {
+            if let code = codeOfBit[bit] { counts[0][code, default: 0] += count }
+        }
+        for (bucket, count) in ratingBuckets.enumerated() where count > 0 { counts[1][String(bucket), default: 0] += count }
+        for (hours, count) in hourBuckets.enumerated() where count > 0 { counts[2]["\(hours)h", default: 0] += count }
+        for (slot, count) in decadeBuckets.enumerated() where count > 0 { counts[3]["\(1800 + slot * 10)s", default: 0] += count }
+        for (bytes, count) in certifications { counts[4][String(decoding: bytes, as: UTF8.self), default: 0] += count }
+        var byFacet: [Facet: [String: Int]] = [:]
+        var elements: [MovieFilter: Int] = [:]
+        for (index, facet) in FacetTally.facets.enumerated() {
+            byFacet[facet] = counts[index]
+            for (position, entry) in selected[index].enumerated() { elements[entry.element] = elementCounts[index][position] }
+        }
+        return (byFacet, elements)
+    }
+}

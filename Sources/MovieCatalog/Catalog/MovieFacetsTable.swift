@@ -1,0 +1,61 @@
+import MovieDomain
+import SQLiteStore
+
+/// `movie_facets` (schema version 4): each movie's facet values in a narrow row, with its genres
+/// as a bit set, so the filter list is counted in one scan. Triggers in the migration keep it
+/// exact under every write; a bulk import drops them and writes the rows itself.
+enum MovieFacetsTable {
+    /// The stored fields it copies, with its column for each.
+    static let fields: [(field: MovieField, column: String)] = [
+        (.rating, "rating"), (.duration, "minutes"), (.year, "year"), (.certification, "certification"), (.votes, "votes"),
+    ]
+
+    /// The bit that stands for genres with larger ids (counted from movie_genres instead).
+    static let overflowBit: Int64 = 1 << 62
+
+    /// The bit of a genre id: `1 << (id - 1)` for ids 1...62, else the overflow bit.
+    static func bit(ofGenre id: Int64) -> Int64 { (1...62).contains(id) ? 1 << (id - 1) : overflowBit }
+
+    /// The bit set of movie `id`'s genres, as SQL (the migration's triggers compute the same).
+    static func maskSQL(of id: String) -> String {
+        "ifnull((SELECT sum(DISTINCT CASE WHEN genre_id BETWEEN 1 AND 62 THEN 1 << (genre_id - 1) ELSE 1 << 62 END) "
+            + "FROM movie_genres WHERE movie_id = \(id)), 0)"
+    }
+
+    /// `INSERT INTO movie_facets (id, genres, <columns>) VALUES ` without its value groups.
+    static let insertHead = "INSERT INTO movie_facets (id, genres, "
+        + fields.map(\.column).joined(separator: ", ") + ") VALUES "
+
+    /// One `(?, ?, ...)` group of `insertHead`.
+    static let insertValues = "(" + Array(repeating: "?", count: fields.count + 2).joined(separator: ", ") + ")"
+
+    /// Rewrites the rows of the movies `condition` (over `movies m`) selects, from `movies` and
+    /// `movie_genres`: after a bulk load changed them with the triggers off.
+    static func refresh(_ db: Database, where condition: String) throws {
+        let columns = fields.map { "m.\($0.field.column!)" }.joined(separator: ", ")
+        try db.execute("""
+            INSERT OR REPLACE INTO movie_facets (id, genres, \(fields.map(\.column).joined(separator: ", ")))
+            SELECT m.id, \(maskSQL(of: "m.id")), \(columns) FROM movies m WHERE \(condition)
+            """)
+    }
+
+    /// Binds a movie's facet row after parameter `offset`: its id, genre bits and values.
+    static func bind(_ movie: Movie, id: Int64, genres: Int64, to statement: Statement, at offset: Int32) throws {
+        try statement.bind(id, at: offset + 1)
+        try statement.bind(genres, at: offset + 2)
+        for (index, entry) in fields.enumerated() {
+            try MovieColumns.bind(movie[entry.field], to: statement, at: offset + 3 + Int32(index))
+        }
+    }
+
+    /// The number of rows where movie_facets differs from what movies and movie_genres say
+    /// (0 when it is exact): for tests and checks.
+    static func mismatches(_ db: Database) throws -> Int {
+        let columns = fields.map(\.column).joined(separator: ", ")
+        let derived = "SELECT m.id, \(maskSQL(of: "m.id")), " + fields.map { "m.\($0.field.column!)" }.joined(separator: ", ") + " FROM movies m"
+        return try db.intScalar("""
+            SELECT (SELECT count(*) FROM (SELECT id, genres, \(columns) FROM movie_facets EXCEPT \(derived)))
+                 + (SELECT count(*) FROM (\(derived) EXCEPT SELECT id, genres, \(columns) FROM movie_facets))
+            """)
+    }
+}

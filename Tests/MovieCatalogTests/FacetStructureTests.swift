@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+@testable import MovieCatalog
+@testable import MovieDomain
+@testable import SQLiteStore
+import TestSupport
+
+/// movie_facets stays exact under every write (moviecat's, and raw SQL as a sqlite3 user would
+/// run it), and the one-scan counts equal the SQL counts and the reference model.
+@Suite struct FacetStructureTests {
+    static let genreCodes = ["action", "comedy", "drama", "horror", "war", "western"]
+
+    /// A random movie of the pool (titles repeat, so imports update as well as insert).
+    static func randomMovie(_ rng: inout SeededRandom) -> Movie {
+        Movie(title: "Movie \(Int.random(in: 0..<60, using: &rng))",
+              year: Bool.random(using: &rng) ? Int.random(in: 1950...2020, using: &rng) : nil,
+              genres: genreCodes.filter { _ in Int.random(in: 0..<3, using: &rng) == 0 },
+              rating: Bool.random(using: &rng) ? Double(Int.random(in: 0...100, using: &rng)) / 10 : nil,
+              votes: Bool.random(using: &rng) ? Int.random(in: 0...50_000, using: &rng) : nil,
+              durationMinutes: Bool.random(using: &rng) ? Int.random(in: 30...240, using: &rng) : nil,
+              certification: [nil, "R", "PG", "PG-13"].randomElement(using: &rng)!)
+    }
+
+    /// One random write: through moviecat's API, or raw SQL bypassing it.
+    static func randomWrite(_ catalog: Catalog, _ dir: URL, _ rng: inout SeededRandom) throws {
+        let db = catalog.db
+        let ids = try db.query("SELECT id FROM movies") { try $0.int64(0) }
+        let id = ids.randomElement(using: &rng) ?? 1
+        let genre = Int64.random(in: 1...8, using: &rng)
+        switch Int.random(in: 0..<11, using: &rng) {
+        case 0: _ = try? catalog.add(randomMovie(&rng))
+        case 1:
+            var changes = MovieChanges()
+            changes.values[.rating] = Bool.random(using: &rng) ? .real(Double(Int.random(in: 0...100, using: &rng)) / 10) : .null
+            changes.addGenres = [genreCodes.randomElement(using: &rng)!]
+            changes.removeGenres = [genreCodes.randomElement(using: &rng)!]
+            _ = try? catalog.edit(ids: [id], changes)
+        case 2: try? catalog.remove(ids: [id])
+        case 3, 4:
+            // An import, bulk or row by row, with repeats within itself and of stored movies.
+            var rows: [String] = []
+            for _ in 0..<Int.random(in: 1...30, using: &rng) {
+                let m = randomMovie(&rng)
+                let year = m.year.map(String.init) ?? "", rating = m.rating.map { "\($0)" } ?? ""
+                let minutes = m.durationMinutes.map(String.init) ?? ""
+                rows.append([m.title, year, m.genres.joined(separator: "|"), rating, minutes, m.certification ?? ""].joined(separator: ","))
+            }
+            let file = dir.appendingPathComponent("in-\(UInt32.random(in: 0...UInt32.max, using: &rng)).csv")
+            try Data(("title,year,genres,rating,duration,certification\n" + rows.joined(separator: "\n") + "\n").utf8).write(to: file)
+            var options = ImportOptions()
+            options.bulkLoad = Bool.random(using: &rng) ? .always : .never
+            options.onDuplicate = Bool.random(using: &rng) ? .update : .skip
+            _ = try Importer(catalog: catalog, options: options, progressOutput: nil).run(paths: [file.path])
+        case 5: try db.run("UPDATE OR IGNORE movies SET rating = ?, year = ? WHERE id = ?",
+                           [.real(Double(Int.random(in: 0...100, using: &rng)) / 10), .integer(Int64.random(in: 1900...2020, using: &rng)), .integer(id)])
+        case 6: try db.run("INSERT OR IGNORE INTO movie_genres (movie_id, genre_id) VALUES (?, ?)", [.integer(id), .integer(genre)])
+        case 7: try db.run("DELETE FROM movie_genres WHERE movie_id = ? AND genre_id = ?", [.integer(id), .integer(genre)])
+        case 8: try db.run("UPDATE OR IGNORE movie_genres SET genre_id = ? WHERE movie_id = ?", [.integer(genre), .integer(id)])
+        case 9:
+            // A sqlite3 user's delete: no foreign keys, so the movie's links stay behind.
+            try db.withoutForeignKeys { try db.run("DELETE FROM movies WHERE id = ?", [.integer(id)]) }
+        default: try db.run("UPDATE movies SET certification = ?, duration_minutes = NULL WHERE id = ?",
+                            [.text(["R", "G", "NC-17"].randomElement(using: &rng)!), .integer(id)])
+        }
+    }
+
+    static func randomSet(_ rng: inout SeededRandom) -> FilterSet {
+        FilterSet((0..<Int.random(in: 0...4, using: &rng)).map { _ -> MovieFilter in
+            switch Int.random(in: 0..<9, using: &rng) {
+            case 0, 1: return .genre(genreCodes.randomElement(using: &rng)!)
+            case 2: return .excludeGenre(genreCodes.randomElement(using: &rng)!)
+            case 3: return .rating(.bucket(Int.random(in: 0...10, using: &rng)))
+            case 4: return .rating(.range(Double(Int.random(in: 0...60, using: &rng)) / 10, nil))
+            case 5: return .duration(.hours(Int.random(in: 0...4, using: &rng)))
+            case 6: return .year(.decade(1950 + 10 * Int.random(in: 0...7, using: &rng)))
+            case 7: return .certification(["R", "PG", "PG-13", "G"].randomElement(using: &rng)!)
+            default: return .title(["movie 1", "5", "Movie 2"].randomElement(using: &rng)!)
+            }
+        })
+    }
+
+    @Test("after random writes, movie_facets is exact and one scan counts as SQL does", arguments: [1, 2, 3] as [UInt64])
+    func exactUnderWrites(seed: UInt64) throws {
+        var rng = SeededRandom(seed: seed)
+        let (catalog, dir) = try BulkLoadTests.catalog([:])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for _ in 0..<40 { _ = try? catalog.add(Self.randomMovie(&rng)) }
+        let counter = FacetCounter(catalog: catalog)
+        for round in 0..<25 {
+            for _ in 0..<6 { try Self.randomWrite(catalog, dir, &rng) }
+            #expect(try MovieFacetsTable.mismatches(catalog.db) == 0, "round \(round)")
+            for _ in 0..<4 {
+                let set = Self.randomSet(&rng)
+                let tallied = try #require(try counter.talliedCounts(for: set))
+                let sql = try counter.sqlCounts(for: set)
+                for (a, b) in zip(tallied, sql) where a != b {
+                    Issue.record("DIFF \(a.facet) under \(set), round \(round): one scan \(a.values.map { "\($0.value)=\($0.count)" }) sql \(b.values.map { "\($0.value)=\($0.count)" })")
+                }
+            }
+        }
+    }
+
+    @Test("a genre beyond the bit set's 62 makes the counts come from SQL, and still right")
+    func manyGenres() throws {
+        let (catalog, dir) = try BulkLoadTests.catalog([:])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for i in 0..<70 { try catalog.add(Movie(title: "M\(i)", genres: ["g\(i)", "drama"], rating: Double(i % 10))) }
+        #expect(try MovieFacetsTable.mismatches(catalog.db) == 0)
+        let counter = FacetCounter(catalog: catalog)
+        let set = FilterSet([.rating(.bucket(3))])
+        #expect(try counter.talliedCounts(for: set) == nil)
+        let counts = try counter.counts(for: set)
+        #expect(counts.first { $0.facet == .genre }?.values.first { $0.value == "g69" }?.count == nil, "g69 has rating 9")
+        #expect(counts.first { $0.facet == .genre }?.values.first { $0.value == "g63" }?.count == 1)
+        #expect(counts.first { $0.facet == .genre }?.values.first { $0.value == "drama" }?.count == 7)
+    }
+}
