@@ -67,6 +67,13 @@ public enum ValueParsing {
     /// A duration is one number, `h:mm[:ss]`, or unit groups (hours, then minutes, each at most
     /// once): `30 30` or `1h 30 30m` are not durations.
     public static func minutes(_ raw: String) -> Int? {
+        // Never beyond maxMinutes: a duration's canonical text (`3999975723m` of `66666255h`)
+        // must read back.
+        guard let minutes = unboundedMinutes(raw), minutes <= maxMinutes else { return nil }
+        return minutes
+    }
+
+    private static func unboundedMinutes(_ raw: String) -> Int? {
         if let plain = integer(raw) { return plain >= 0 ? plain : nil }   // the common case, without copies
         let text = raw.lowercased().trimmingWhitespace()
         if let plain = integer(text) { return plain >= 0 ? plain : nil }
@@ -122,7 +129,8 @@ public enum ValueParsing {
     /// Whole hours alone (`2h`), which filters read as an hour bucket.
     public static func wholeHours(_ raw: String) -> Int? {
         let text = raw.lowercased()
-        guard text.hasSuffix("h"), let hours = integer(String(text.dropLast())), hours >= 0 else { return nil }
+        guard text.hasSuffix("h"), let hours = integer(String(text.dropLast())), hours >= 0,
+              hours * 60 <= maxMinutes else { return nil }
         return hours
     }
 
@@ -180,8 +188,9 @@ public enum ValueParsing {
         case "k": multiplier = 1_000; number = number.dropLast()
         case "m": multiplier = 1_000_000; number = number.dropLast()
         default:
-            guard let plain = integer(text), plain >= 0 else { return nil }
-            return plain
+            // Up to 12 digits: what `k` and `m` reach, so every count's canonical text reads back.
+            guard !text.isEmpty, text.utf8.count <= 12, text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }
+            return text.utf8.reduce(0) { $0 * 10 + Int($1 - 48) }
         }
         guard let value = decimal(String(number)), value >= 0 else { return nil }
         let total = value * multiplier

@@ -131,4 +131,24 @@ import Testing
         set.formUnion(try parser.parseToken("genre:DRAMA"))
         #expect(set.count == 1)
     }
+
+    /// Found by fuzzing (Fuzz/Corpus/filter-token/regression-*): each parsed element's canonical
+    /// text must parse back to it.
+    @Test("canonical text round-trips for values fuzzing found", arguments: [
+        (Facet.certification, "\u{318}"), (.certification, ":\u{301}x"), (.votes, "66220m.."), (.votes, "999999999999"),
+        (.duration, "16666666h"), (.duration, "66662h..16666666h"), (.title, "a:\u{301}b"), (.votes, "1.5k,2k"),
+    ])
+    func fuzzedRoundTrips(_ facet: Facet, _ value: String) throws {
+        for element in (try? parser.parse(facet, value)) ?? [] {
+            #expect(try parser.parseToken(element.description) == [element], "\(element.description)")
+        }
+    }
+
+    @Test("a comma or colon followed by a combining mark still separates")
+    func combiningMarks() throws {
+        #expect(try parser.parse(.certification, "R,\u{301}X").count == 2)
+        #expect(try parser.parseToken("certification:\u{301}") == [.certification("\u{301}")])
+        #expect(throws: CatalogError.self) { try parser.parse(.duration, "16666667h") }
+        #expect(try parser.parse(.votes, "66220m..") == [.votes(.range(66_220_000_000, nil))])
+    }
 }

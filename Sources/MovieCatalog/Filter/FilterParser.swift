@@ -16,22 +16,25 @@ public struct FilterParser: Sendable {
     public func parse(_ facet: Facet, _ value: String, source: String? = nil) throws -> [MovieFilter] {
         let source = source ?? facet.flag
         if facet == .title { return [try parseOne(.title, value, source: source)] }
-        return try value.split(separator: ",", omittingEmptySubsequences: false).map {
+        // Split on the comma itself, not on characters: a comma followed by a combining mark
+        // is one Character, and would otherwise not split.
+        return try value.unicodeScalars.split(separator: ",", omittingEmptySubsequences: false).map {
             try parseOne(facet, String($0), source: source)
         }
     }
 
     /// Parses a positional `facet:value` token.
     public func parseToken(_ token: String) throws -> [MovieFilter] {
-        guard let colon = token.firstIndex(of: ":") else {
+        // The first colon itself (a colon with a combining mark after it is still the separator).
+        guard let colon = token.unicodeScalars.firstIndex(of: ":") else {
             throw CatalogError(.usage, "unexpected argument '\(token)': filter tokens look like facet:value, e.g. genre:drama")
         }
-        let name = String(token[..<colon]).lowercased()
+        let name = String(token.unicodeScalars[..<colon]).lowercased()
         guard let facet = Facet(rawValue: name) else {
             let hint = Suggestion.nearest(to: name, in: Facet.allCases.map(\.rawValue)).map { "; did you mean '\($0)'?" } ?? ""
             throw CatalogError(.usage, "unknown facet '\(name)' in '\(token)'\(hint)")
         }
-        return try parse(facet, String(token[token.index(after: colon)...]), source: token)
+        return try parse(facet, String(token.unicodeScalars[token.unicodeScalars.index(after: colon)...]), source: token)
     }
 
     /// Parses one value of one facet.
@@ -101,7 +104,7 @@ public struct FilterParser: Sendable {
     /// Splits `lo..hi` (either side may be empty, not both); nil when `value` is not a range.
     private func range<T: Comparable>(_ value: String, bound: (String) -> T?,
                                       invalid: CatalogError) throws -> (T?, T?)? {
-        let sides = value.split(separator: "..", omittingEmptySubsequences: false)
+        let sides = FilterParser.split(value, atDoubleDot: ())
         guard sides.count > 1 else { return nil }
         guard sides.count == 2 else { throw invalid }
         let loText = String(sides[0]).trimmingWhitespace()
@@ -114,5 +117,24 @@ public struct FilterParser: Sendable {
             throw CatalogError(.usage, "invalid range '\(value)': its lower bound is above its upper bound")
         }
         return (lo, hi)
+    }
+
+    /// `lo..hi` split at each `..` of the text itself (a dot with a combining mark after it is
+    /// still a dot): by bytes, which splits UTF-8 at ASCII `.` without breaking a character.
+    static func split(_ value: String, atDoubleDot: Void) -> [String] {
+        let bytes = Array(value.utf8)
+        var sides: [String] = []
+        var start = 0, i = 0
+        while i + 1 < bytes.count {
+            if bytes[i] == UInt8(ascii: "."), bytes[i + 1] == UInt8(ascii: ".") {
+                sides.append(String(decoding: bytes[start..<i], as: UTF8.self))
+                i += 2
+                start = i
+            } else {
+                i += 1
+            }
+        }
+        sides.append(String(decoding: bytes[start...], as: UTF8.self))
+        return sides
     }
 }
