@@ -44,7 +44,7 @@ enum MovieFacetsTable {
         try statement.bind(id, at: offset + 1)
         try statement.bind(genres, at: offset + 2)
         for (index, entry) in fields.enumerated() {
-            try MovieColumns.bind(movie[entry.field], to: statement, at: offset + 3 + Int32(index))
+            try MovieColumns.bind(entry.field, of: movie, to: statement, at: offset + 3 + Int32(index))
         }
     }
 
