@@ -27,7 +27,7 @@ import TestSupport
         let ids = try db.query("SELECT id FROM movies") { try $0.int64(0) }
         let id = ids.randomElement(using: &rng) ?? 1
         let genre = Int64.random(in: 1...8, using: &rng)
-        switch Int.random(in: 0..<11, using: &rng) {
+        switch Int.random(in: 0..<13, using: &rng) {
         case 0: _ = try? catalog.add(randomMovie(&rng))
         case 1:
             var changes = MovieChanges()
@@ -59,6 +59,13 @@ import TestSupport
         case 9:
             // A sqlite3 user's delete: no foreign keys, so the movie's links stay behind.
             try db.withoutForeignKeys { try db.run("DELETE FROM movies WHERE id = ?", [.integer(id)]) }
+        case 10:
+            // A sqlite3 user renumbers a movie (its links stay at the old id) and changes its votes.
+            try db.withoutForeignKeys {
+                try db.run("UPDATE OR IGNORE movies SET id = id + 1000, votes = ? WHERE id = ?",
+                           [.integer(Int64.random(in: 0...9_999, using: &rng)), .integer(id)])
+            }
+        case 11: try db.run("UPDATE movies SET title = title || ' (cut)' WHERE id = ?", [.integer(id)])
         default: try db.run("UPDATE movies SET certification = ?, duration_minutes = NULL WHERE id = ?",
                             [.text(["R", "G", "NC-17"].randomElement(using: &rng)!), .integer(id)])
         }

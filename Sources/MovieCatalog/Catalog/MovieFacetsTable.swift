@@ -18,8 +18,8 @@ enum MovieFacetsTable {
 
     /// The bit set of movie `id`'s genres, as SQL (the migration's triggers compute the same).
     static func maskSQL(of id: String) -> String {
-        "ifnull((SELECT sum(DISTINCT CASE WHEN genre_id BETWEEN 1 AND 62 THEN 1 << (genre_id - 1) ELSE 1 << 62 END) "
-            + "FROM movie_genres WHERE movie_id = \(id)), 0)"
+        "(ifnull((SELECT sum(1 << (genre_id - 1)) FROM movie_genres WHERE movie_id = \(id) AND genre_id BETWEEN 1 AND 62), 0)"
+            + " | (EXISTS (SELECT 1 FROM movie_genres WHERE movie_id = \(id) AND genre_id NOT BETWEEN 1 AND 62) << 62))"
     }
 
     /// `INSERT INTO movie_facets (id, genres, <columns>) VALUES ` without its value groups.
