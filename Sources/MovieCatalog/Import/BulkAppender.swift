@@ -29,6 +29,9 @@ final class BulkAppender {
     /// Their genre links as (movie id, genre id) pairs, inserted after the movies.
     private var pendingLinks: [Int64] = []
     private var nextID: Int64
+    private let maxIDBefore: Int64
+    /// The appended keys' hashes: which movies may repeat one, so folding looks at those only.
+    private var sieve = RepeatSieve()
     private let nowSeconds: Int64
     private static let batchSize = 64
     private let insertMovie: Statement
@@ -45,6 +48,7 @@ final class BulkAppender {
         key = first.imdbID == nil ? .titleYear : .imdbID
         fields = first.present
         nextID = maxIDBefore + 1
+        self.maxIDBefore = maxIDBefore
         self.nowSeconds = nowSeconds
         insertMovie = try db.prepare(MovieColumns.insertHead + MovieColumns.insertValues, persistent: true)
         insertMovieBatch = try db.prepare(
@@ -94,6 +98,7 @@ final class BulkAppender {
         }
         let id = nextID
         nextID += 1
+        sieve.add(RepeatSieve.hash(of: row.movie, byIMDbID: key == .imdbID))
         pendingRows.append(index)
         let firstLink = pendingLinks.count
         var mask: Int64 = 0
@@ -168,20 +173,18 @@ final class BulkAppender {
     }
 
     /// Ends appending: writes what is queued, turns CHECKs back on, and rebuilds the unique
-    /// indexes, folding repeats of the key when a rebuild finds them. `fold` does the folding.
-    func stop(_ batch: UnsafeBufferPointer<ImportRow>?, timings: PhaseTimings, fold: () throws -> Void) throws {
+    /// indexes, folding repeats of the key first when there are any. `fold` does the folding,
+    /// told whether `temp.import_candidates` holds the ids of every movie that may repeat.
+    func stop(_ batch: UnsafeBufferPointer<ImportRow>?, timings: PhaseTimings, fold: (_ amongCandidates: Bool) throws -> Void) throws {
         try flush(batch, all: true)
         try db.execute("PRAGMA ignore_check_constraints = OFF")
         timings.mark("append rows")
-        // The key's own index first: its rebuild is what finds repeats.
+        // The key's own index first: its rebuild is what would meet repeats.
         let unique = droppedIndexes.filter { $0.name == key.index } + droppedIndexes.filter { $0.name == key.otherIndex }
         for (position, index) in unique.enumerated() {
-            do {
-                try db.execute(index.sql)
-            } catch let error as DatabaseError where error.code == .constraint && position == 0 {
-                timings.mark("index \(index.name) (finding repeats)")
-                try fold()
-                timings.mark("fold repeats")
+            if position == 0 {
+                try buildKeyIndex(index, timings: timings, fold: fold)
+            } else {
                 try db.execute(index.sql)
             }
             timings.mark("index \(index.name)")
@@ -191,6 +194,65 @@ final class BulkAppender {
         for sql in droppedTriggers { try db.execute(sql) }
         droppedTriggers = []
         timings.mark("triggers")
+    }
+
+    /// Builds the key's unique index, folding repeats first when the sieve saw some or the
+    /// build meets one (a repeat of a stored movie, which the sieve does not see alone).
+    private func buildKeyIndex(_ index: (name: String, sql: String), timings: PhaseTimings,
+                               fold: (_ amongCandidates: Bool) throws -> Void) throws {
+        if !sieve.mayRepeat {
+            do {
+                try db.execute(index.sql)
+                return
+            } catch let error as DatabaseError where error.code == .constraint {
+                timings.mark("index \(index.name) (finding repeats)")
+            }
+        }
+        let narrowed = try markCandidates()
+        timings.mark("repeat candidates")
+        defer { if narrowed { try? db.execute("DROP TABLE temp.import_candidates") } }
+        try fold(narrowed)
+        timings.mark("fold repeats")
+        try db.execute(index.sql)
+    }
+
+    /// Fills `temp.import_candidates` with the ids of the movies whose key hash is a candidate:
+    /// every movie of every repeated key, and a few more. False when too many keys repeat to
+    /// narrow the fold (the fold then looks at every movie).
+    private func markCandidates() throws -> Bool {
+        guard !sieve.overflowed else { return false }
+        try db.execute("CREATE TEMP TABLE import_candidates (id INTEGER PRIMARY KEY)")
+        let insert = try db.prepare("INSERT INTO temp.import_candidates (id) VALUES (?)")
+        let byIMDbID = key == .imdbID
+        func scan(_ condition: String, _ isCandidate: (UInt64) -> Bool) throws {
+            let rows = try db.prepare("SELECT id, title, year, imdb_id FROM movies WHERE \(condition)")
+            try rows.bind(.integer(maxIDBefore), at: 1)
+            while try rows.step() {
+                let hash = byIMDbID
+                    ? rows.withText(3) { RepeatSieve.hash(title: nil, year: nil, imdbID: $0) }
+                    : rows.withText(1) { RepeatSieve.hash(title: $0, year: rows.optionalInt(2), imdbID: nil) }
+                if isCandidate(hash) {
+                    try insert.bind(try rows.int64(0), at: 1)
+                    _ = try insert.step()
+                    insert.reset(clearingBindings: false)
+                }
+            }
+        }
+        // Stored movies first: one whose key an appended row may repeat makes it a candidate.
+        if maxIDBefore > 0 {
+            try scan("id <= ?") { hash in
+                guard sieve.contains(hash) else { return false }
+                sieve.addCandidate(hash)
+                return true
+            }
+            if sieve.overflowed {
+                try db.execute("DROP TABLE temp.import_candidates")
+                return false
+            }
+        }
+        let candidates = sieve.finish()
+        try scan("id > ?") { RepeatSieve.isCandidate($0, in: candidates) }
+        return true
     }
 
     /// Rebuilds the other dropped indexes (inside the same transaction).

@@ -153,11 +153,11 @@ final class ImportWriter {
         guard let appender = bulk else { return }
         bulk = nil
         finishedBulk = appender
-        try appender.stop(batch, timings: timings) {
+        try appender.stop(batch, timings: timings) { amongCandidates in
             if policy == .update { try prepareTouched() }
-            let counts = try RepeatFolder.fold(db, key: appender.key, maxIDBefore: maxIDBefore,
+            let counts = try RepeatFolder.fold(db, key: appender.key, amongCandidates: amongCandidates, maxIDBefore: maxIDBefore,
                                                maxGenreIDBefore: genres.maxIDBefore, policy: policy,
-                                               fields: appender.fields, now: now)
+                                               fields: appender.fields, now: now, timings: timings)
             folded.repeated += counts.repeated
             folded.updated += counts.updated
             folded.skipped += counts.skipped

@@ -16,34 +16,38 @@ enum RepeatFolder {
         /// The other unique index of `movies`.
         var otherIndex: String { self == .titleYear ? "movies_imdb_id" : "movies_natural_key" }
 
-        /// The repeats table's columns (its key, then keep, last and n), how movies are grouped,
-        /// and how a movie joins its group.
-        fileprivate var sql: (columns: String, select: String, group: String, join: String) {
+        /// The repeats table's key columns with their types, their names, how movies are
+        /// grouped, and how a movie joins its group. The table is keyed by `keep`, so that
+        /// writes to the kept movies go in id order, one page after the next.
+        fileprivate var sql: (columns: String, names: String, select: String, group: String, join: String) {
             switch self {
             case .titleYear:
-                return ("title TEXT COLLATE NOCASE, year INTEGER, keep INTEGER, last INTEGER, n INTEGER, PRIMARY KEY (title, year)",
-                        "title, ifnull(year, 0)",
-                        "title COLLATE NOCASE, ifnull(year, 0)", "r.title = m.title AND r.year = ifnull(m.year, 0)")
+                return ("title TEXT COLLATE NOCASE, year INTEGER, UNIQUE (title, year)", "title, year",
+                        "title, ifnull(year, 0)", "title COLLATE NOCASE, ifnull(year, 0)",
+                        "r.title = m.title AND r.year = ifnull(m.year, 0)")
             case .imdbID:
-                return ("imdb_id TEXT PRIMARY KEY, keep INTEGER, last INTEGER, n INTEGER", "imdb_id", "imdb_id",
-                        "r.imdb_id = m.imdb_id")
+                return ("imdb_id TEXT UNIQUE", "imdb_id", "imdb_id", "imdb_id", "r.imdb_id = m.imdb_id")
             }
         }
     }
 
-    /// Folds every repeated key; rows with ids above `maxIDBefore` are the appended ones.
-    static func fold(_ db: Database, key: Key, maxIDBefore: Int64, maxGenreIDBefore: Int64, policy: DuplicatePolicy,
-                     fields: MovieFields, now: SQLValue) throws -> FoldCounts {
+    /// Folds every repeated key; rows with ids above `maxIDBefore` are the appended ones. With
+    /// `amongCandidates`, only movies whose ids `temp.import_candidates` holds can repeat.
+    static func fold(_ db: Database, key: Key, amongCandidates: Bool, maxIDBefore: Int64, maxGenreIDBefore: Int64, policy: DuplicatePolicy,
+                     fields: MovieFields, now: SQLValue, timings: PhaseTimings) throws -> FoldCounts {
         // Only fixed SQL from `Key` is interpolated.
         let sql = key.sql
+        // The movies that may repeat: CROSS JOIN keeps SQLite from scanning all of them instead.
+        let movies = amongCandidates ? "temp.import_candidates c CROSS JOIN movies m ON m.id = c.id" : "movies m"
         try db.execute("""
-            CREATE TEMP TABLE import_repeats (\(sql.columns));
-            INSERT INTO import_repeats
-            SELECT \(sql.select), min(id), max(id), count(*) FROM movies
+            CREATE TEMP TABLE import_repeats (keep INTEGER PRIMARY KEY, last INTEGER, n INTEGER, \(sql.columns));
+            INSERT INTO import_repeats (keep, last, n, \(sql.names))
+            SELECT min(m.id), max(m.id), count(*), \(sql.select) FROM \(movies)
              WHERE \(key == .imdbID ? "imdb_id IS NOT NULL" : "1")
-             GROUP BY \(sql.group) HAVING count(*) > 1;
+             GROUP BY \(sql.group) HAVING count(*) > 1 ORDER BY 1;
             """)
         defer { try? db.execute("DROP TABLE temp.import_repeats") }
+        timings.mark("fold: group repeats")
         let max = SQLValue.integer(maxIDBefore)
         var counts = FoldCounts()
         // The stored movie of a group is its smallest id; the stored catalog never repeats a key.
@@ -56,7 +60,7 @@ enum RepeatFolder {
             // genres this import added for them alone (row by row, a skipped row adds nothing).
             try db.run("""
                 CREATE TEMP TABLE import_skipped AS
-                SELECT m.id FROM movies m JOIN import_repeats r ON \(sql.join)
+                SELECT m.id FROM \(movies) CROSS JOIN import_repeats r ON \(sql.join)
                  WHERE m.id <> r.keep AND r.keep <= ?
                 """, [max])
             defer { try? db.execute("DROP TABLE temp.import_skipped") }
@@ -75,6 +79,7 @@ enum RepeatFolder {
                 DELETE FROM genres WHERE id IN (SELECT id FROM temp.import_orphans);
                 """)
             try db.run("DELETE FROM import_repeats WHERE keep <= ?", [max])
+            timings.mark("fold: drop skipped")
         } else {
             // Under fail no stored movie can be in a group (the bulk path is not taken then).
             counts.updated = storedGroups
@@ -93,23 +98,26 @@ enum RepeatFolder {
                    updated_at = ?
               FROM import_repeats r WHERE m.id = r.keep
             """, [now])
+        timings.mark("fold: copy values")
         if fields.contains(.genres) {
             try db.execute("""
                 DELETE FROM movie_genres WHERE movie_id IN (SELECT keep FROM import_repeats);
                 UPDATE movie_genres SET movie_id = r.keep FROM import_repeats r WHERE movie_genres.movie_id = r.last;
                 """)
+            timings.mark("fold: move genres")
         }
         // Every movie of a group but its `keep` goes, with its links and facet row (a bulk load
         // runs without foreign-key cascades or triggers).
         try db.execute("""
             CREATE TEMP TABLE import_dropped AS
-            SELECT m.id FROM movies m JOIN import_repeats r ON \(sql.join)
+            SELECT m.id FROM \(movies) CROSS JOIN import_repeats r ON \(sql.join)
              WHERE m.id <> r.keep;
             DELETE FROM movie_genres WHERE movie_id IN (SELECT id FROM temp.import_dropped);
             DELETE FROM movies WHERE id IN (SELECT id FROM temp.import_dropped);
             DELETE FROM movie_facets WHERE id IN (SELECT id FROM temp.import_dropped);
             DROP TABLE temp.import_dropped;
             """)
+        timings.mark("fold: drop repeats")
         // The kept movies' facet rows, from their new values and genres (the triggers are off).
         try MovieFacetsTable.refresh(db, where: "m.id IN (SELECT keep FROM temp.import_repeats)")
         return counts
