@@ -93,10 +93,13 @@ enum RepeatFolder {
         let columns = MovieField.stored.filter { $0 == .title || ($0 != .imdbID && fields.contains($0)) }.map { $0.column! }
         let targets = columns.joined(separator: ", ")
         let sources = columns.map { "l.\($0)" }.joined(separator: ", ")
+        // Kept movies in id order, each finding its group by key (UPDATE ... FROM would scan movies).
         try db.run("""
-            UPDATE movies AS m SET (\(targets)) = (SELECT \(sources) FROM movies l WHERE l.id = r.last),
+            UPDATE movies AS m
+               SET (\(targets)) = (SELECT \(sources) FROM import_repeats r CROSS JOIN movies l ON l.id = r.last
+                                    WHERE r.keep = m.id),
                    updated_at = ?
-              FROM import_repeats r WHERE m.id = r.keep
+             WHERE m.id IN (SELECT keep FROM import_repeats)
             """, [now])
         timings.mark("fold: copy values")
         if fields.contains(.genres) {
