@@ -27,7 +27,7 @@ final class ImportWriter {
     private let identity: MovieIdentity
     private let saver: MovieSaver
     private var genres: GenreResolver { saver.genres }
-    private var touched: Statement?
+    private var touched = TouchedIDs()
     /// The import's timestamp, bound once rather than computed by a column default per row.
     private var nowSeconds: Int64 { saver.nowSeconds }
     private var now: SQLValue { .integer(nowSeconds) }
@@ -111,18 +111,8 @@ final class ImportWriter {
     }
 
     /// Records that this import updated stored movie `id`; true when it already had (a repeat).
-    /// Kept in a temporary table, not in memory, so a huge update stays flat.
     private func touchStored(_ id: Int64) throws -> Bool {
-        try prepareTouched()
-        try touched!.bind([.integer(id)])
-        try touched!.step()
-        return db.changes == 0
-    }
-
-    private func prepareTouched() throws {
-        guard touched == nil else { return }
-        try db.execute("CREATE TEMP TABLE IF NOT EXISTS import_touched (id INTEGER PRIMARY KEY)")
-        touched = try db.prepare("INSERT OR IGNORE INTO temp.import_touched (id) VALUES (?)", persistent: true)
+        !touched.insert(id)
     }
 
     /// Overwrites the fields the input has; genres are replaced when it has a genres column.
@@ -154,10 +144,9 @@ final class ImportWriter {
         bulk = nil
         finishedBulk = appender
         try appender.stop(batch, timings: timings) { amongCandidates in
-            if policy == .update { try prepareTouched() }
             let counts = try RepeatFolder.fold(db, key: appender.key, amongCandidates: amongCandidates, maxIDBefore: maxIDBefore,
                                                maxGenreIDBefore: genres.maxIDBefore, policy: policy,
-                                               fields: appender.fields, now: now, timings: timings)
+                                               fields: appender.fields, now: now, touched: &touched, timings: timings)
             folded.repeated += counts.repeated
             folded.updated += counts.updated
             folded.skipped += counts.skipped
@@ -169,10 +158,6 @@ final class ImportWriter {
     /// Rebuilds any indexes dropped for the bulk load (inside the same transaction).
     func finish() throws {
         _ = try endOfInput()
-        if touched != nil {
-            touched = nil
-            try db.execute("DROP TABLE temp.import_touched")
-        }
         timings.restart()
         try finishedBulk?.finish(timings: timings)
         finishedBulk = nil

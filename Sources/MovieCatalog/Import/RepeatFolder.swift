@@ -34,7 +34,7 @@ enum RepeatFolder {
     /// Folds every repeated key; rows with ids above `maxIDBefore` are the appended ones. With
     /// `amongCandidates`, only movies whose ids `temp.import_candidates` holds can repeat.
     static func fold(_ db: Database, key: Key, amongCandidates: Bool, maxIDBefore: Int64, maxGenreIDBefore: Int64, policy: DuplicatePolicy,
-                     fields: MovieFields, now: SQLValue, timings: PhaseTimings) throws -> FoldCounts {
+                     fields: MovieFields, now: SQLValue, touched: inout TouchedIDs, timings: PhaseTimings) throws -> FoldCounts {
         // Only fixed SQL from `Key` is interpolated.
         let sql = key.sql
         // The movies that may repeat: CROSS JOIN keeps SQLite from scanning all of them instead.
@@ -85,7 +85,9 @@ enum RepeatFolder {
             counts.updated = storedGroups
             counts.repeated += storedRepeats - storedGroups
             if policy == .update {
-                try db.run("INSERT OR IGNORE INTO temp.import_touched (id) SELECT keep FROM import_repeats WHERE keep <= ?", [max])
+                let kept = try db.prepare("SELECT keep FROM import_repeats WHERE keep <= ?")
+                try kept.bind([max])
+                while try kept.step() { _ = touched.insert(try kept.int64(0)) }
             }
         }
         // Column names come from MovieField, never from input; the title always (its case may
