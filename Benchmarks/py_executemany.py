@@ -98,7 +98,7 @@ def main() -> int:
             sql["movie"] = (
                 "INSERT INTO movies (id, title, year, rating, duration_minutes, certification)"
                 " VALUES (?, ?, ?, ?, ?, ?)"
-                " ON CONFLICT (title COLLATE NOCASE, ifnull(year, 0)) DO UPDATE SET "
+                " ON CONFLICT (title COLLATE NOCASE, ifnull(year, 0), ifnull(imdb_id, '')) DO UPDATE SET "
                 + ", ".join(updates)
                 + ", updated_at = excluded.updated_at"  # the column's default: now
             )
