@@ -35,7 +35,7 @@ enum FilterCommand {
         let format = parsed[format] ?? .table
         let catalog = try context.catalog()
         if parsed[explain] {
-            try FilterCommand.explain(parsed[count] ? query.countSQL : query.selectSQL, catalog: catalog, to: context.stdout)
+            try FilterCommand.explain(parsed[count] ? catalog.countSQL(query.filters) : query.selectSQL, catalog: catalog, to: context.stdout)
             return
         }
         if parsed[count] {

@@ -22,6 +22,11 @@ enum MovieFacetsTable {
             + " | (EXISTS (SELECT 1 FROM movie_genres WHERE movie_id = \(id) AND genre_id NOT BETWEEN 1 AND 62) << 62))"
     }
 
+    /// movie_facets with its columns named as in movies (SQLite flattens it into the outer
+    /// query), so conditions written for `movies m` run on it.
+    static let asMovies = "SELECT id, genres, " + fields.map { "\($0.column) AS \($0.field.column!)" }.joined(separator: ", ")
+        + " FROM movie_facets"
+
     /// `INSERT INTO movie_facets (id, genres, <columns>) VALUES ` without its value groups.
     static let insertHead = "INSERT INTO movie_facets (id, genres, "
         + fields.map(\.column).joined(separator: ", ") + ") VALUES "

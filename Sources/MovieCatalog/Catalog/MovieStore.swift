@@ -37,8 +37,37 @@ extension Catalog {
 
     /// How many movies match a set.
     public func count(_ filters: FilterSet) throws -> Int {
-        let sql = MovieQuery(filters: filters).countSQL
+        let sql = try countSQL(filters)
         return try db.intScalar(sql.sql, sql.bindings)
+    }
+
+    /// The SQL that counts a set. Over movie_facets, the narrow copy (a third of the time on a
+    /// million movies), when it has every column the set tests and each selected genre has a
+    /// bit of its own; else over movies.
+    public func countSQL(_ filters: FilterSet) throws -> SQLFragment {
+        let plain = MovieQuery(filters: filters).countSQL
+        guard !filters.elements.contains(where: { $0.facet == .title || $0.facet == .imdb }) else { return plain }
+        var bits: [String: Int64] = [:]
+        if filters.elements.contains(where: { $0.facet == .genre || $0.facet == .excludeGenre }) {
+            for genre in try genres().genres { bits[genre.code] = MovieFacetsTable.bit(ofGenre: genre.id) }
+        }
+        var parts: [SQLFragment] = []
+        for facet in Facet.allCases {
+            let elements = filters.elements(of: facet)
+            if elements.isEmpty { continue }
+            switch facet {
+            case .genre, .excludeGenre:
+                // A code the catalog lacks adds no bit: it matches no movie.
+                let selected = elements.compactMap { bits[$0.value] }
+                if selected.contains(MovieFacetsTable.overflowBit) { return plain }
+                let test = facet == .genre ? "(m.genres & ?) <> 0" : "(m.genres & ?) = 0"
+                parts.append(SQLFragment(test, [.integer(selected.reduce(0, |))]))
+            default:
+                parts.append(SQLBuilder.condition(facet: facet, elements: elements))
+            }
+        }
+        return SQLFragment("SELECT count(*) FROM (\(MovieFacetsTable.asMovies)) m WHERE ")
+            + (parts.isEmpty ? SQLFragment("1") : SQLFragment.join(parts, separator: " AND "))
     }
 
     /// SQLite's `EXPLAIN QUERY PLAN` lines for a statement, indented as the sqlite3 shell does.
