@@ -228,9 +228,9 @@ final class BulkAppender {
             let rows = try db.prepare("SELECT id, title, year, imdb_id FROM movies WHERE \(condition)")
             try rows.bind(.integer(maxIDBefore), at: 1)
             while try rows.step() {
-                let hash = byIMDbID
-                    ? rows.withText(3) { RepeatSieve.hash(title: nil, year: nil, imdbID: $0) }
-                    : rows.withText(1) { RepeatSieve.hash(title: $0, year: rows.optionalInt(2), imdbID: nil) }
+                let hash = rows.withText(1) { title in
+                    rows.withText(3) { RepeatSieve.hash(title: title, year: rows.optionalInt(2), imdbID: $0, byIMDbID: byIMDbID) }
+                }
                 if isCandidate(hash) {
                     try insert.bind(try rows.int64(0), at: 1)
                     _ = try insert.step()

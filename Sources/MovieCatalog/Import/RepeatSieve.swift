@@ -87,7 +87,7 @@ struct RepeatSieve {
         guard !overflowed else { return }
         if candidates.count == candidateLimit {
             // Duplicates first: a key repeated many times is one candidate.
-            candidates = Array(Set(candidates))
+            Self.sortDistinct(&candidates)
             if candidates.count * 2 > candidateLimit {
                 overflowed = true
                 candidates = []
@@ -100,9 +100,21 @@ struct RepeatSieve {
     /// The candidate hashes, sorted and distinct, for `isCandidate`; frees the filter.
     mutating func finish() -> [UInt64] {
         layers = []
-        let sorted = Array(Set(candidates)).sorted()
+        var sorted = candidates
         candidates = []
+        Self.sortDistinct(&sorted)
         return sorted
+    }
+
+    /// Sorts `hashes` and drops repeats, in place (a Set would take twice the memory).
+    private static func sortDistinct(_ hashes: inout [UInt64]) {
+        hashes.sort()
+        var kept = 0
+        for i in hashes.indices where kept == 0 || hashes[kept - 1] != hashes[i] {
+            hashes[kept] = hashes[i]
+            kept += 1
+        }
+        hashes.removeLast(hashes.count - kept)
     }
 
     /// Whether a hash is one of `sorted` (binary search).
@@ -118,7 +130,7 @@ struct RepeatSieve {
     /// The hash of a movie's key as the natural-key index compares it: the title with ASCII
     /// letters folded (NOCASE folds no others), the year (0 when missing) and the IMDb id
     /// (none when missing). FNV-1a, then mixed so that every bit depends on every byte.
-    static func hash(title: UnsafeBufferPointer<UInt8>?, year: Int?, imdbID: UnsafeBufferPointer<UInt8>?) -> UInt64 {
+    private static func mix(title: UnsafeBufferPointer<UInt8>?, year: Int?, imdbID: UnsafeBufferPointer<UInt8>?) -> UInt64 {
         var h: UInt64 = 0xCBF2_9CE4_8422_2325
         for byte in title ?? UnsafeBufferPointer(start: nil, count: 0) {
             h = (h ^ UInt64(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte)) &* 0x100_0000_01B3
@@ -137,13 +149,15 @@ struct RepeatSieve {
         return h ^ (h >> 31)
     }
 
-    /// The key hash of a movie's values: the IMDb id alone when `byIMDbID`, else the title and year.
+    /// The hash of a movie's key, from its stored bytes: the IMDb id alone when `byIMDbID`, else
+    /// the title and year (the one place that says which fields a key is).
+    static func hash(title: UnsafeBufferPointer<UInt8>?, year: Int?, imdbID: UnsafeBufferPointer<UInt8>?, byIMDbID: Bool) -> UInt64 {
+        byIMDbID ? mix(title: nil, year: nil, imdbID: imdbID) : mix(title: title, year: year, imdbID: nil)
+    }
+
+    /// The key hash of a movie's values (see `hash(title:year:imdbID:byIMDbID:)`).
     static func hash(of movie: Movie, byIMDbID: Bool) -> UInt64 {
-        if byIMDbID {
-            var id = movie.imdbID ?? ""
-            return id.withUTF8 { hash(title: nil, year: nil, imdbID: $0) }
-        }
-        var title = movie.title
-        return title.withUTF8 { hash(title: $0, year: movie.year, imdbID: nil) }
+        var title = movie.title, id = movie.imdbID ?? ""
+        return title.withUTF8 { t in id.withUTF8 { hash(title: t, year: movie.year, imdbID: $0, byIMDbID: byIMDbID) } }
     }
 }
