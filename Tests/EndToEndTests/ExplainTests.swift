@@ -9,13 +9,17 @@ import Testing
         let plan: [String]
     }
 
-    /// Splits the output into its three sections; bindings are listed as `?N = literal`, N counting from 1.
+    /// Splits the output into its sections (moviecat's plan, SQL, bindings, SQLite's plan); bindings
+    /// are listed as `?N = literal`, N counting from 1.
     static func parse(_ run: Run) throws -> Explained {
         let lines = run.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let chosenAt = try #require(lines.firstIndex(of: "PLAN:"), "no PLAN: section\n\(run)")
         let sqlAt = try #require(lines.firstIndex(of: "SQL:"), "no SQL: section\n\(run)")
         let bindingsAt = try #require(lines.firstIndex(of: "BINDINGS:"), "no BINDINGS: section\n\(run)")
         let planAt = try #require(lines.firstIndex(of: "QUERY PLAN:"), "no QUERY PLAN: section\n\(run)")
-        try #require(sqlAt == 0 && sqlAt < bindingsAt && bindingsAt < planAt, "sections out of order\n\(run)")
+        try #require(chosenAt == 0 && chosenAt < sqlAt && sqlAt < bindingsAt && bindingsAt < planAt, "sections out of order\n\(run)")
+        // The chosen driver, then the cost of each one considered.
+        #expect(lines[1].hasPrefix("  ") && lines[2...].prefix { $0 != "SQL:" }.allSatisfy { $0.hasPrefix("  cost of ") }, "\(run)")
         let sql = lines[(sqlAt + 1)..<bindingsAt].map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
         var bindings: [String] = []
         for line in lines[(bindingsAt + 1)..<planAt] where line.trimmingCharacters(in: .whitespaces) != "(none)" {
@@ -100,17 +104,18 @@ import Testing
 
     static let cases: [Case] = [
         Case(arguments: []),
-        Case(arguments: ["--genre", "drama"], bindings: ["drama"]),
+        // Genres bind as their bits in movie_facets.genres: bit (id - 1); drama is genre 8.
+        Case(arguments: ["--genre", "drama"], bindings: ["128"]),
         Case(arguments: ["--rating", "6..8.5"], bindings: ["6", "8.5"]),
         Case(arguments: ["--duration", "90m..2h30m", "--year", "1990s"], bindings: ["90", "150", "1990", "1999"]),
         Case(arguments: ["--genre", "action,comedy", "--exclude-genre", "animation", "--rating", "7.5..",
                          "--certification", "pg-13", "--year", "1990..1999"],
-             bindings: ["action", "comedy", "animation", "7.5", "PG-13"]),
+             bindings: ["17", "4", "7.5", "PG-13"]),  // action (1) | comedy (5), animation (3)
         Case(arguments: ["--title", "x' OR 1=1 --"], hostile: ["OR 1=1"]),
         Case(arguments: ["--title", "'; DROP TABLE movies; --", "--genre", "drama"], hostile: ["DROP TABLE"]),
         Case(arguments: ["--title", "100%_"], hostile: ["100"]),
         Case(arguments: ["genre:drama", "rating:5", "duration:3h", "--sort", "rating", "--desc", "--limit", "3"],
-             bindings: ["drama"]),
+             bindings: ["128", "5"]),
     ]
 
     @Test("filter --explain prints SQL with ?, the bindings in order and the plan", arguments: cases)
@@ -159,7 +164,7 @@ import Testing
         #expect(run.status == 0, "\(run)")
         let e = try Self.parse(run)
         Self.checkShape(e, hostile: ["OR 'a'='a"], run)
-        for expected in ["comedy", "drama", "5"] {
+        for expected in ["144", "5"] {  // comedy (5) | drama (8) as bits
             #expect(e.bindings.contains { Self.binds($0, expected) }, "\(expected) not bound\n\(run)")
         }
         let listed = try box.moviecat("filter", "--preset", "Sneaky", "--format", "csv")

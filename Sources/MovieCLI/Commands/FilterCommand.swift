@@ -35,7 +35,7 @@ enum FilterCommand {
         let format = parsed[format] ?? .table
         let catalog = try context.catalog()
         if parsed[explain] {
-            try FilterCommand.explain(parsed[count] ? catalog.countSQL(query.filters) : query.selectSQL, catalog: catalog, to: context.stdout)
+            try FilterCommand.explain(parsed[count] ? catalog.countPlan(query.filters) : catalog.plan(query), catalog: catalog, to: context.stdout)
             return
         }
         if parsed[count] {
@@ -55,8 +55,13 @@ enum FilterCommand {
         if format == .table { context.note("\(writer.count) movie\(writer.count == 1 ? "" : "s")") }
     }
 
-    /// Prints a statement's SQL, bound values and query plan.
-    static func explain(_ sql: SQLFragment, catalog: Catalog, to out: TextOutput) throws {
+    /// Prints the chosen plan with the estimates behind it, then its SQL, bound values and SQLite's query plan.
+    static func explain(_ plan: QueryPlan, catalog: Catalog, to out: TextOutput) throws {
+        out.write("PLAN:\n  \(plan.driver) (estimated \(NumberText.grouped(Int(plan.movies.rounded()))) movies, \(NumberText.grouped(Int(plan.matches.rounded()))) matching)\n")
+        for (driver, rows) in plan.costs.sorted(by: { $0.rows < $1.rows }) {
+            out.write("  cost of \(driver): \(NumberText.grouped(Int(rows.rounded()))) rows\n")
+        }
+        let sql = plan.sql
         out.write("SQL:\n  \(sql.sql)\n")
         out.write("BINDINGS:\n")
         if sql.bindings.isEmpty { out.write("  (none)\n") }

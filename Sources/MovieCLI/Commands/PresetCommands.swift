@@ -60,7 +60,7 @@ enum PresetCommands {
         let catalog = try existing(context, parsed.positionals[0])
         let preset = try catalog.preset(named: parsed.positionals[0])
         if parsed[sql] {
-            try FilterCommand.explain(MovieQuery(filters: preset.filters).selectSQL, catalog: catalog, to: context.stdout)
+            try FilterCommand.explain(catalog.plan(MovieQuery(filters: preset.filters)), catalog: catalog, to: context.stdout)
         } else {
             for element in preset.filters.sorted { context.stdout.write(TextEscaping.visible(element.description) + "\n") }
         }

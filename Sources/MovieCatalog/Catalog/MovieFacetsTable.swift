@@ -27,6 +27,16 @@ enum MovieFacetsTable {
     static let asMovies = "SELECT id, genres, " + fields.map { "\($0.column) AS \($0.field.column!)" }.joined(separator: ", ")
         + " FROM movie_facets"
 
+    /// movie_facets' column for a field it copies.
+    static func column(of field: MovieField) -> String {
+        fields.first { $0.field == field }!.column
+    }
+
+    /// Conditions over `movie_facets f`, genres as bits of its mask (`bits` by genre code).
+    static func conditionColumns(genreBits bits: [String: Int64]) -> ConditionColumns {
+        ConditionColumns(alias: "f", column: column(of:), genreBits: bits, genreMask: "f.genres")
+    }
+
     /// `INSERT INTO movie_facets (id, genres, <columns>) VALUES ` without its value groups.
     static let insertHead = "INSERT INTO movie_facets (id, genres, "
         + fields.map(\.column).joined(separator: ", ") + ") VALUES "

@@ -4,19 +4,31 @@ import SQLiteStore
 public enum SortKey: String, CaseIterable, Sendable {
     case title, year, rating, votes, duration
 
-    /// ORDER BY terms. Title order matches the natural-key index so sorted pages need no sort step.
-    func orderBy(descending: Bool) -> String {
-        let dir = descending ? " DESC" : ""
-        // The natural key's terms, in its order, then the id: the index serves the whole sort.
-        let byTitle = "m.title COLLATE NOCASE\(dir), ifnull(m.year, 0)\(dir), ifnull(m.imdb_id, '')\(dir), m.id\(dir)"
-        let nulls = descending ? "" : " NULLS LAST"
+    /// The field the key sorts by, or nil for title (the natural key's order).
+    var field: MovieField? {
         switch self {
-        case .title: return byTitle
-        case .year: return "m.year\(dir)\(nulls), " + SortKey.title.orderBy(descending: false)
-        case .rating: return "m.rating\(dir)\(nulls), " + SortKey.title.orderBy(descending: false)
-        case .votes: return "m.votes\(dir)\(nulls), " + SortKey.title.orderBy(descending: false)
-        case .duration: return "m.duration_minutes\(dir)\(nulls), " + SortKey.title.orderBy(descending: false)
+        case .title: return nil
+        case .year: return .year
+        case .rating: return .rating
+        case .votes: return .votes
+        case .duration: return .duration
         }
+    }
+
+    /// The title order: the natural key's terms, in its order, then the id, so the natural-key
+    /// index serves the whole sort.
+    static func titleOrder(descending: Bool) -> String {
+        let dir = descending ? " DESC" : ""
+        return "m.title COLLATE NOCASE\(dir), ifnull(m.year, 0)\(dir), ifnull(m.imdb_id, '')\(dir), m.id\(dir)"
+    }
+
+    /// ORDER BY terms: the key (missing values last either way), then title order. `column` is
+    /// where the key is read (`m.rating` unless a plan reads movie_facets).
+    func orderBy(descending: Bool, column: String? = nil) -> String {
+        guard let field else { return SortKey.titleOrder(descending: descending) }
+        let key = column ?? "m." + field.column!
+        // SQLite puts NULL first in ascending order and last in descending order.
+        return key + (descending ? " DESC" : " NULLS LAST") + ", " + SortKey.titleOrder(descending: false)
     }
 }
 

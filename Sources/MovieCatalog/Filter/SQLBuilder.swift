@@ -1,68 +1,106 @@
 import MovieDomain
 import SQLiteStore
-/// Translates a filter set into one parameterised WHERE condition over `movies m`.
+/// Where a condition reads a movie's values: a column expression per facet, and its genres
+/// either through `movie_genres` or as bits of a genre mask. Fixed SQL only.
+public struct ConditionColumns: Sendable {
+    /// The movie's id, e.g. `m.id`.
+    var id: String
+    /// The rating, duration (minutes), year, votes and certification columns.
+    var rating, minutes, year, votes, certification: String
+    /// Each genre code's bit in `genreMask`, or nil to test genres through `movie_genres`.
+    var genreBits: [String: Int64]?
+    /// The genre bit set column, when `genreBits` is given.
+    var genreMask: String
+
+    /// The columns of table alias `alias` named `column(field)`; genres as `genreBits` says.
+    init(alias: String, column: (MovieField) -> String, genreBits: [String: Int64]? = nil, genreMask: String = "") {
+        id = alias + ".id"
+        rating = alias + "." + column(.rating)
+        minutes = alias + "." + column(.duration)
+        year = alias + "." + column(.year)
+        votes = alias + "." + column(.votes)
+        certification = alias + "." + column(.certification)
+        self.genreBits = genreBits
+        self.genreMask = genreMask
+    }
+
+    /// The columns of `movies m`, genres through `movie_genres`.
+    public static let movies = ConditionColumns(alias: "m") { $0.column! }
+}
+
+/// Translates a filter set into one parameterised WHERE condition over `movies m` (title and
+/// IMDb id always there; the other facets wherever `ConditionColumns` says).
 ///
 /// Every value is a bound parameter; identifiers come from closed enums only.
 public enum SQLBuilder {
     /// The condition for a whole set: facets AND-ed, elements of one facet OR-ed, exclusions AND-ed.
     /// The empty set gives `1` (true).
-    public static func condition(for set: FilterSet) -> SQLFragment {
+    public static func condition(for set: FilterSet, on columns: ConditionColumns = .movies) -> SQLFragment {
         var parts: [SQLFragment] = []
         for facet in Facet.allCases {
             let elements = set.elements(of: facet)
             if elements.isEmpty { continue }
-            parts.append(condition(facet: facet, elements: elements))
+            parts.append(condition(facet: facet, elements: elements, on: columns))
         }
         if parts.isEmpty { return SQLFragment("1") }
         return SQLFragment.join(parts, separator: " AND ")
     }
 
     /// The condition for the selected elements of one facet.
-    static func condition(facet: Facet, elements: [MovieFilter]) -> SQLFragment {
+    static func condition(facet: Facet, elements: [MovieFilter], on columns: ConditionColumns = .movies) -> SQLFragment {
         switch facet {
         case .genre, .excludeGenre:
+            if let bits = columns.genreBits {
+                // A code the catalog lacks adds no bit: it matches no movie.
+                let selected = elements.compactMap { bits[$0.value] }
+                if !selected.contains(MovieFacetsTable.overflowBit) {
+                    let test = facet == .genre ? "<> 0" : "= 0"
+                    return SQLFragment("(\(columns.genreMask) & ?) \(test)", [.integer(selected.reduce(0, |))])
+                }
+            }
             // One index probe per selected genre through movie_genres (genre_id, movie_id).
             let codes = elements.map { SQLValue.text($0.value) }
             let negation = facet == .excludeGenre ? "NOT " : ""
-            return SQLFragment("m.id \(negation)IN (SELECT mg.movie_id FROM movie_genres mg WHERE mg.genre_id IN (SELECT g.id FROM genres g WHERE g.code IN (")
+            return SQLFragment("\(columns.id) \(negation)IN (SELECT mg.movie_id FROM movie_genres mg WHERE mg.genre_id IN (SELECT g.id FROM genres g WHERE g.code IN (")
                 + SQLFragment.list(codes) + SQLFragment(")))")
         case .certification:
-            return SQLFragment("m.certification IN (") + SQLFragment.list(elements.map { .text($0.value) }) + SQLFragment(")")
+            return SQLFragment("\(columns.certification) IN (") + SQLFragment.list(elements.map { .text($0.value) }) + SQLFragment(")")
         case .imdb:
             return SQLFragment("m.imdb_id IN (") + SQLFragment.list(elements.map { .text($0.value) }) + SQLFragment(")")
         default:
-            let ors = elements.map(condition(for:))
+            let ors = elements.map { condition(for: $0, on: columns) }
             return ors.count == 1 ? ors[0] : SQLFragment.join(ors, separator: " OR ").parenthesized
         }
     }
 
-    /// The condition for one rating, duration, year or title element.
-    static func condition(for element: MovieFilter) -> SQLFragment {
+    /// The condition for one rating, duration, year, votes or title element.
+    static func condition(for element: MovieFilter, on columns: ConditionColumns = .movies) -> SQLFragment {
+        let c = columns
         switch element {
         case .rating(.bucket(let n)):
-            return n >= 10 ? SQLFragment("m.rating = ?", [.real(Double(n))])
-                : SQLFragment("(m.rating >= ? AND m.rating < ?)", [.real(Double(n)), .real(Double(n + 1))])
+            return n >= 10 ? SQLFragment("\(c.rating) = ?", [.real(Double(n))])
+                : SQLFragment("(\(c.rating) >= ? AND \(c.rating) < ?)", [.real(Double(n)), .real(Double(n + 1))])
         case .rating(.exact(let v)):
-            return SQLFragment("m.rating = ?", [.real(v)])
+            return SQLFragment("\(c.rating) = ?", [.real(v)])
         case .rating(.range(let lo, let hi)):
-            return between("m.rating", lo.map(SQLValue.real), hi.map(SQLValue.real))
+            return between(c.rating, lo.map(SQLValue.real), hi.map(SQLValue.real))
         case .duration(.hours(let h)):
-            return SQLFragment("(m.duration_minutes >= ? AND m.duration_minutes < ?)",
+            return SQLFragment("(\(c.minutes) >= ? AND \(c.minutes) < ?)",
                                [.integer(Int64(h * 60)), .integer(Int64(h * 60 + 60))])
         case .duration(.minutes(let m)):
-            return SQLFragment("m.duration_minutes = ?", [.integer(Int64(m))])
+            return SQLFragment("\(c.minutes) = ?", [.integer(Int64(m))])
         case .duration(.range(let lo, let hi)):
-            return between("m.duration_minutes", lo.map { .integer(Int64($0)) }, hi.map { .integer(Int64($0)) })
+            return between(c.minutes, lo.map { .integer(Int64($0)) }, hi.map { .integer(Int64($0)) })
         case .year(.exact(let y)):
-            return SQLFragment("m.year = ?", [.integer(Int64(y))])
+            return SQLFragment("\(c.year) = ?", [.integer(Int64(y))])
         case .year(.decade(let d)):
-            return between("m.year", .integer(Int64(d)), .integer(Int64(d + 9)))
+            return between(c.year, .integer(Int64(d)), .integer(Int64(d + 9)))
         case .year(.range(let lo, let hi)):
-            return between("m.year", lo.map { .integer(Int64($0)) }, hi.map { .integer(Int64($0)) })
+            return between(c.year, lo.map { .integer(Int64($0)) }, hi.map { .integer(Int64($0)) })
         case .votes(.exact(let n)):
-            return SQLFragment("m.votes = ?", [.integer(Int64(n))])
+            return SQLFragment("\(c.votes) = ?", [.integer(Int64(n))])
         case .votes(.range(let lo, let hi)):
-            return between("m.votes", lo.map { .integer(Int64($0)) }, hi.map { .integer(Int64($0)) })
+            return between(c.votes, lo.map { .integer(Int64($0)) }, hi.map { .integer(Int64($0)) })
         case .title(let text):
             // LIKE folds ASCII only: other text compares Unicode lower case (moviecat_lower, see Database).
             if text.utf8.allSatisfy({ $0 < 0x80 }) {

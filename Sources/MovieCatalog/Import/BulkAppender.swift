@@ -68,7 +68,7 @@ final class BulkAppender {
         }
         let indexes = try db.query("""
             SELECT name, sql FROM sqlite_master
-             WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN ('movies', 'movie_genres')
+             WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN ('movies', 'movie_genres', 'movie_facets')
             """) { (name: try $0.text(0), sql: try $0.text(1)) }
         for index in indexes {
             try db.execute("DROP INDEX \"\(index.name.replacing("\"", with: "\"\""))\"")

@@ -1,0 +1,70 @@
+import MovieDomain
+import SQLiteStore
+
+/// What about a thousand movies, spread over the catalog, say about a filter set: how many match
+/// it, each selected facet alone, and the sort key. The planner's only statistics: cheap (one
+/// statement over 32 short id ranges) and always current, unlike ANALYZE's.
+struct QuerySample {
+    /// Ranges sampled, and ids in each.
+    static let ranges = 32, width = 32
+
+    /// Movies estimated in the catalog (the id span times the share of ids in use).
+    var movies = 0.0
+    /// Sampled movies.
+    var rows = 0.0
+    /// Sampled movies matching the whole set.
+    var matches = 0.0
+    /// Sampled movies matching each selected facet's elements alone.
+    var facetMatches: [Facet: Double] = [:]
+    /// Sampled movies with a value for the sort key, and those of them matching the set.
+    var keyed = 0.0, keyedMatches = 0.0
+
+    /// No sample (the set picks its movies by id).
+    init() {}
+
+    /// Samples `movie_facets f` joined to `movies m` under `condition` (over those aliases), each
+    /// of `facets` alone, and `keyColumn` (e.g. `f.rating`; nil for none).
+    init(_ db: Database, condition: SQLFragment, facets: [(Facet, SQLFragment)], keyColumn: String?) throws {
+        let bounds = try db.query("SELECT (SELECT min(id) FROM movie_facets), (SELECT max(id) FROM movie_facets)") {
+            ($0.optionalInt(0).map(Int64.init), $0.optionalInt(1).map(Int64.init))
+        }
+        guard let first = bounds.first, let low = first.0, let high = first.1 else { return }
+        let span = high - low + 1
+        let count = Int64(Self.ranges), width = Int64(Self.width)
+        var ranges: [(Int64, Int64)] = []
+        if span <= count * width {
+            ranges = [(low, high)]
+        } else {
+            for i in 0..<count {
+                let start = low + i * (span / count)
+                ranges.append((start, start + width - 1))
+            }
+        }
+        let requested = ranges.reduce(0.0) { $0 + Double($1.1 - $1.0 + 1) }
+        let key = keyColumn ?? "NULL"
+        var columns = [SQLFragment("count(*), total(") + condition + SQLFragment("), total(\(key) IS NOT NULL), total(\(key) IS NOT NULL AND (")
+                       + condition + SQLFragment("))")]
+        columns += facets.map { SQLFragment("total(") + $0.1 + SQLFragment(")") }
+        let within = SQLFragment.join(ranges.map { SQLFragment("f.id BETWEEN ? AND ?", [.integer($0.0), .integer($0.1)]) },
+                                      separator: " OR ")
+        let sql = SQLFragment("SELECT ") + SQLFragment.join(columns, separator: ", ")
+            + SQLFragment(" FROM movie_facets f CROSS JOIN movies m ON m.id = f.id WHERE ") + within
+        let statement = try db.prepare(sql.sql)
+        try statement.bind(sql.bindings)
+        guard try statement.step() else { return }
+        rows = Double(try statement.int64(0))
+        movies = Double(span) * rows / requested
+        matches = statement.optionalDouble(1) ?? 0
+        keyed = statement.optionalDouble(2) ?? 0
+        keyedMatches = statement.optionalDouble(3) ?? 0
+        for (index, facet) in facets.enumerated() {
+            facetMatches[facet.0] = statement.optionalDouble(Int32(4 + index)) ?? 0
+        }
+    }
+
+    /// The share of movies `count` sampled ones stand for; never 0, as a sample may miss a few.
+    func share(_ count: Double) -> Double { rows == 0 ? 1 : (count + 0.5) / (rows + 1) }
+
+    /// The estimated number of movies `count` sampled ones stand for.
+    func estimate(_ count: Double) -> Double { share(count) * movies }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import Testing
+@testable import MovieCatalog
+@testable import MovieDomain
+@testable import SQLiteStore
+import TestSupport
+
+/// The planner: every driver gives the plain query's rows in its order, and each query class
+/// gets the shape it is planned for (`EXPLAIN QUERY PLAN`), so a regression to a full scan fails here.
+@Suite struct QueryPlannerTests {
+    /// The plain statement's ids (SQLite's own plan over movies, no movie_facets).
+    static func plainIDs(_ catalog: Catalog, _ query: MovieQuery) throws -> [Int64] {
+        let sql = query.selectSQL
+        return try catalog.db.query(sql.sql, sql.bindings) { try $0.int64(0) }
+    }
+
+    static func planner(_ catalog: Catalog, _ filters: FilterSet) throws -> QueryPlanner {
+        try QueryPlanner(db: catalog.db, filters: filters, genres: catalog.genres())
+    }
+
+    @Test("every driver lists the plain query's movies in its order, and counts as it does", arguments: [1, 2] as [UInt64])
+    func driversAgree(seed: UInt64) throws {
+        var rng = SeededRandom(seed: seed)
+        let (catalog, dir) = try BulkLoadTests.catalog([:])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for _ in 0..<150 { _ = try? catalog.add(FacetStructureTests.randomMovie(&rng)) }
+        for round in 0..<60 {
+            if round % 10 == 0 { for _ in 0..<4 { try FacetStructureTests.randomWrite(catalog, dir, &rng) } }
+            var query = MovieQuery(filters: FacetStructureTests.randomSet(&rng))
+            query.sort = SortKey.allCases.randomElement(using: &rng)!
+            query.descending = Bool.random(using: &rng)
+            query.limit = [nil, 1, 5, 20, 400].randomElement(using: &rng)!
+            query.offset = [nil, 0, 3, 30].randomElement(using: &rng)!
+            let planner = try Self.planner(catalog, query.filters)
+            let expected = try Self.plainIDs(catalog, query)
+            let plainCount = try catalog.db.intScalar(query.countSQL.sql, query.countSQL.bindings)
+            for driver in planner.drivers(for: query) {
+                let sql = try planner.select(query, columns: MovieColumns.select, forcing: driver).sql
+                let ids = try catalog.db.query(sql.sql, sql.bindings) { try $0.int64(0) }
+                #expect(ids == expected, "\(driver): \(query.filters) sort \(query.sort) desc \(query.descending) limit \(String(describing: query.limit)) offset \(String(describing: query.offset))")
+                let count = try planner.count(forcing: driver).sql
+                #expect(try catalog.db.intScalar(count.sql, count.bindings) == plainCount, "count, \(driver): \(query.filters)")
+            }
+            #expect(try catalog.movies(query).map(\.id) == expected, "the chosen plan: \(query.filters)")
+        }
+    }
+
+    /// A catalog of `count` movies made in SQL: ratings 0.0...10.0, years 1900...2019, 60...209
+    /// minutes, votes on most; every movie a comedy or drama, one in 97 a western.
+    static func syntheticCatalog(_ count: Int) throws -> (Catalog, URL) {
+        let (catalog, dir) = try BulkLoadTests.catalog([:])
+        try catalog.db.transaction {
+            try catalog.db.run("""
+                WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+                INSERT INTO movies (id, title, year, rating, votes, duration_minutes)
+                SELECT i, 'Movie ' || i, 1900 + i % 120, (i * 7 % 101) / 10.0,
+                       CASE WHEN i % 10 THEN i * 13 % 100000 END, 60 + i % 150 FROM n
+                """, [.integer(Int64(count))])
+            try catalog.db.execute("""
+                INSERT INTO movie_genres (movie_id, genre_id)
+                SELECT m.id, g.id FROM movies m JOIN genres g ON g.code = CASE WHEN m.id % 2 THEN 'comedy' ELSE 'drama' END;
+                INSERT INTO movie_genres (movie_id, genre_id)
+                SELECT m.id, g.id FROM movies m JOIN genres g ON g.code = 'western' WHERE m.id % 97 = 0;
+                """)
+        }
+        return (catalog, dir)
+    }
+
+    struct Shape: CustomTestStringConvertible, Sendable {
+        let name: String
+        let query: MovieQuery
+        let count: Bool
+        let driver: QueryPlan.Driver
+        /// A plan line that must appear (SQLite's wording).
+        let uses: String
+        var testDescription: String { name }
+    }
+
+    static let broad = FilterSet([.genre("comedy"), .genre("drama"), .rating(.range(3, nil)), .duration(.range(70, 200))])
+    static let shapes: [Shape] = [
+        Shape(name: "broad page by rating walks the rating index", query: MovieQuery(filters: broad, sort: .rating, descending: true, limit: 50),
+              count: false, driver: .sortOrder(.rating), uses: "SEARCH f USING INDEX movie_facets_rating (rating>?)"),
+        Shape(name: "broad page by year walks the year index", query: MovieQuery(filters: broad, sort: .year, limit: 50, offset: 10),
+              count: false, driver: .sortOrder(.year), uses: "SEARCH f USING INDEX movie_facets_year (year>?)"),
+        Shape(name: "broad page by votes walks the votes index", query: MovieQuery(filters: broad, sort: .votes, descending: true, limit: 50),
+              count: false, driver: .sortOrder(.votes), uses: "SEARCH f USING INDEX movie_facets_votes (votes>?)"),
+        Shape(name: "broad page by duration walks the minutes index", query: MovieQuery(filters: broad, sort: .duration, limit: 50),
+              count: false, driver: .sortOrder(.duration), uses: "SEARCH f USING INDEX movie_facets_minutes (minutes>? AND minutes<?)"),
+        Shape(name: "broad page by title walks the natural key", query: MovieQuery(filters: broad, sort: .title, limit: 50),
+              count: false, driver: .sortOrder(.title), uses: "SCAN m USING INDEX movies_natural_key"),
+        Shape(name: "rare genre starts from the genre index", query: MovieQuery(filters: FilterSet([.genre("western"), .rating(.range(2, nil))]), sort: .rating, descending: true, limit: 50),
+              count: false, driver: .facet(.genre), uses: "SEARCH mg USING COVERING INDEX movie_genres_genre (genre_id=?)"),
+        Shape(name: "a narrow year range starts from the year index", query: MovieQuery(filters: FilterSet([.year(.exact(1950)), .genre("drama")]), limit: 50),
+              count: false, driver: .facet(.year), uses: "SEARCH f USING INDEX movie_facets_year (year=?)"),
+        Shape(name: "a rare genre is counted from the genre index", query: MovieQuery(filters: FilterSet([.genre("western")])),
+              count: true, driver: .facet(.genre), uses: "SEARCH mg USING COVERING INDEX movie_genres_genre (genre_id=?)"),
+        Shape(name: "a broad set is counted in one scan of movie_facets", query: MovieQuery(filters: broad),
+              count: true, driver: .scan, uses: "SCAN f"),
+        Shape(name: "an IMDb id starts from its index", query: MovieQuery(filters: FilterSet([.imdb("tt0000042"), .genre("drama")]), limit: 50),
+              count: false, driver: .imdbID, uses: "SEARCH m USING INDEX movies_imdb_id (imdb_id=?)"),
+    ]
+
+    @Test("each query class gets its plan", arguments: shapes)
+    func planShape(_ shape: Shape) throws {
+        let (catalog, dir) = try Self.syntheticCatalog(20_000)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let plan = shape.count ? try catalog.countPlan(shape.query.filters) : try catalog.plan(shape.query)
+        #expect(plan.driver == shape.driver, "costs: \(plan.costs)")
+        let lines = try catalog.queryPlan(plan.sql).map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(lines.contains(shape.uses), "plan: \(lines)")
+        if shape.driver != .scan {
+            // No full scan of a table: each table is searched, or walked through an index.
+            let scans = lines.filter { ($0.hasPrefix("SCAN f") || $0.hasPrefix("SCAN m")) && !$0.contains("USING INDEX") }
+            #expect(scans.isEmpty, "plan: \(lines)")
+        }
+        // And the plan's rows are the plain query's.
+        if !shape.count {
+            #expect(try catalog.movies(shape.query).map(\.id) == Self.plainIDs(catalog, shape.query))
+        } else {
+            #expect(try catalog.count(shape.query.filters) == catalog.db.intScalar(shape.query.countSQL.sql, shape.query.countSQL.bindings))
+        }
+    }
+
+    @Test("without its index (dropped by a sqlite3 user) a sort walks no index and still answers")
+    func droppedIndex() throws {
+        let (catalog, dir) = try Self.syntheticCatalog(5_000)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try catalog.db.execute("DROP INDEX movie_facets_rating")
+        let query = MovieQuery(filters: Self.broad, sort: .rating, descending: true, limit: 20)
+        let plan = try catalog.plan(query)
+        #expect(plan.driver != .sortOrder(.rating) && plan.driver != .facet(.rating))
+        #expect(try catalog.movies(query).map(\.id) == Self.plainIDs(catalog, query))
+    }
+}
