@@ -11,7 +11,7 @@ public struct QueryPlan: Sendable {
         case facet(Facet)
         /// The IMDb id index (the set names movies by id).
         case imdbID
-        /// Every row of movie_facets, the narrow copy.
+        /// Every movie: movie_facets, the narrow copy (movies, when a title is tested).
         case scan
 
         public var description: String {
@@ -19,7 +19,7 @@ public struct QueryPlan: Sendable {
             case .sortOrder(let key): return "walk the \(key.rawValue) order"
             case .facet(let facet): return "start from the \(facet.rawValue) index"
             case .imdbID: return "start from the IMDb id index"
-            case .scan: return "scan movie_facets"
+            case .scan: return "scan every movie"
             }
         }
     }
@@ -67,6 +67,8 @@ struct QueryPlanner {
     let condition: SQLFragment
     /// The indexes the catalog has (a sqlite3 user may have dropped one).
     let indexes: Set<String>
+    /// Whether the condition reads movie_facets (else only title and IMDb id, in movies).
+    var readsFacets: Bool { filters.elements.contains { $0.facet != .title && $0.facet != .imdb } }
 
     init(db: Database, filters: FilterSet, genres: GenreCatalogue) throws {
         self.db = db
@@ -91,7 +93,9 @@ struct QueryPlanner {
             costs.append((.sortOrder(query.sort), walk))
         }
         let driver = forced ?? choose(costs)
-        let order = query.sort.orderBy(descending: query.descending, column: keyColumn)
+        // Scans and the IMDb id index read movies first: sort by its columns.
+        let order = [.scan, .imdbID].contains(driver) ? query.sort.orderBy(descending: query.descending)
+            : query.sort.orderBy(descending: query.descending, column: keyColumn)
         let page = SQLFragment(" LIMIT ? OFFSET ?", [.integer(Int64(query.limit ?? -1)), .integer(Int64(query.offset ?? 0))])
         let sql: SQLFragment
         if case .sortOrder(let key) = driver {
@@ -177,6 +181,8 @@ struct QueryPlanner {
     /// in the order and with the index the driver says.
     private func from(_ driver: QueryPlan.Driver, joiningMovies: Bool = true) -> SQLFragment {
         let movies = joiningMovies ? " CROSS JOIN movies m ON m.id = f.id" : ""
+        // Random lookups into movie_facets cost more than they save when no condition reads it.
+        let facets = readsFacets ? " CROSS JOIN movie_facets f ON f.id = m.id" : ""
         switch driver {
         case .facet(.genre):
             // Rows by id from the selected genres' ids (NOT INDEXED: no other index of f).
@@ -191,8 +197,13 @@ struct QueryPlanner {
             return SQLFragment("FROM movie_facets f INDEXED BY \(Self.sortIndex(of: field))\(movies) WHERE \(column) IS NOT NULL AND ")
                 + condition
         case .imdbID:
-            return SQLFragment("FROM movies m CROSS JOIN movie_facets f ON f.id = m.id WHERE ") + condition
+            return SQLFragment("FROM movies m\(facets) WHERE ") + condition
         case .scan, .sortOrder:
+            if !filters.elements(of: .title).isEmpty {
+                // The title test reads movies: scan it (its natural key index covers the title, and is
+                // narrower), and look up the narrow row of its matches only.
+                return SQLFragment("FROM movies m INDEXED BY \(Self.titleIndex)\(facets) WHERE ") + condition
+            }
             return SQLFragment("FROM movie_facets f NOT INDEXED\(movies) WHERE ") + condition
         }
     }

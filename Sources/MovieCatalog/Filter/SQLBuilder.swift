@@ -104,7 +104,9 @@ public enum SQLBuilder {
         case .title(let text):
             // LIKE folds ASCII only: other text compares Unicode lower case (moviecat_lower, see Database).
             if text.utf8.allSatisfy({ $0 < 0x80 }) {
-                return SQLFragment("m.title LIKE ? ESCAPE '\\'", [.text("%" + escapeLike(text) + "%")])
+                let escaped = escapeLike(text)
+                // ESCAPE only when needed: it costs a tenth of a scan.
+                return SQLFragment(escaped == text ? "m.title LIKE ?" : "m.title LIKE ? ESCAPE '\\'", [.text("%" + escaped + "%")])
             }
             return SQLFragment("instr(moviecat_lower(m.title), ?) > 0", [.text(text.lowercased())])
         case .genre, .excludeGenre, .certification, .imdb:
