@@ -1,3 +1,4 @@
+import Foundation
 import MovieCatalog
 
 /// Output the suites parse as CSV, read with the project's RFC 4180 reader (quotes, commas and
@@ -16,5 +17,10 @@ public enum CSV {
         let all = try records(text)
         guard let header = all.first else { return [] }
         return all.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(header, $0)) }
+    }
+
+    /// One CSV record: each field quoted, inner quotes doubled (RFC 4180).
+    public static func row(_ fields: [String]) -> String {
+        fields.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }.joined(separator: ",")
     }
 }

@@ -17,7 +17,8 @@ public struct QueryPlan: Sendable {
         public var description: String {
             switch self {
             case .sortOrder(let key): return "walk the \(key.rawValue) order"
-            case .facet(let facet): return "start from the \(facet.rawValue) index"
+            case .facet(.title): return "start from the title index (FTS5 trigrams)"
+        case .facet(let facet): return "start from the \(facet.rawValue) index"
             case .imdbID: return "start from the IMDb id index"
             case .scan: return "scan every movie"
             }
@@ -50,7 +51,7 @@ struct QueryPlanner {
     /// The facets with an index to start from, and the index.
     static let facetIndexes: [(facet: Facet, index: String)] = [
         (.genre, "movie_genres_genre"), (.rating, "movie_facets_rating"), (.duration, "movie_facets_minutes"),
-        (.year, "movie_facets_year"), (.votes, "movie_facets_votes"),
+        (.year, "movie_facets_year"), (.votes, "movie_facets_votes"), (.title, MovieTitlesTable.name),
     ]
 
     /// movie_facets' index on a sort key's column.
@@ -65,8 +66,10 @@ struct QueryPlanner {
     let columns: ConditionColumns
     /// The whole set's condition over `f` and `m`.
     let condition: SQLFragment
-    /// The indexes the catalog has (a sqlite3 user may have dropped one).
+    /// The indexes (and tables) the catalog has (a sqlite3 user may have dropped one).
     let indexes: Set<String>
+    /// The title index query for the set's title elements, when they can be looked up there.
+    let titleQuery: String?
     /// Whether the condition reads movie_facets (else only title and IMDb id, in movies).
     var readsFacets: Bool { filters.elements.contains { $0.facet != .title && $0.facet != .imdb } }
 
@@ -75,9 +78,12 @@ struct QueryPlanner {
         self.filters = filters
         var bits: [String: Int64] = [:]
         for genre in genres.genres { bits[genre.code] = MovieFacetsTable.bit(ofGenre: genre.id) }
-        columns = MovieFacetsTable.conditionColumns(genreBits: bits)
+        var columns = MovieFacetsTable.conditionColumns(genreBits: bits)
+        if filters.elements.contains(where: { $0.facet == .title }) { columns.titleExceptions = try MovieTitlesTable.exceptions(db) }
+        self.columns = columns
         condition = SQLBuilder.condition(for: filters, on: columns)
-        indexes = Set(try db.query("SELECT name FROM sqlite_master WHERE type = 'index'") { try $0.text(0) })
+        indexes = Set(try db.query("SELECT name FROM sqlite_master WHERE type IN ('index', 'table')") { try $0.text(0) })
+        titleQuery = MovieTitlesTable.matchQuery(filters.elements(of: .title).map(\.value))
     }
 
     /// The plan for a page (or all) of `query`'s movies, with `select` as the result columns.
@@ -93,8 +99,8 @@ struct QueryPlanner {
             costs.append((.sortOrder(query.sort), walk))
         }
         let driver = forced ?? choose(costs)
-        // Scans and the IMDb id index read movies first: sort by its columns.
-        let order = [.scan, .imdbID].contains(driver) ? query.sort.orderBy(descending: query.descending)
+        // Scans and the IMDb id and title indexes read movies first: sort by its columns.
+        let order = [.scan, .imdbID, .facet(.title)].contains(driver) ? query.sort.orderBy(descending: query.descending)
             : query.sort.orderBy(descending: query.descending, column: keyColumn)
         let page = SQLFragment(" LIMIT ? OFFSET ?", [.integer(Int64(query.limit ?? -1)), .integer(Int64(query.offset ?? 0))])
         let sql: SQLFragment
@@ -122,10 +128,17 @@ struct QueryPlanner {
                          movies: sample.movies, matches: sample.estimate(sample.matches))
     }
 
+    /// The selected facets with an index to start from (titles only when the index can find them).
+    private var drivable: [(facet: Facet, index: String)] {
+        Self.facetIndexes.filter {
+            !filters.elements(of: $0.facet).isEmpty && indexes.contains($0.index) && ($0.facet != .title || titleQuery != nil)
+        }
+    }
+
     /// Every driver that gives `query` its right rows (whether or not it is the cheapest).
     func drivers(for query: MovieQuery) -> [QueryPlan.Driver] {
         var drivers: [QueryPlan.Driver] = [.scan, .imdbID]
-        drivers += Self.facetIndexes.filter { !filters.elements(of: $0.facet).isEmpty && indexes.contains($0.index) }.map { .facet($0.facet) }
+        drivers += drivable.map { .facet($0.facet) }
         if query.limit != nil { drivers.append(.sortOrder(query.sort)) }
         return drivers
     }
@@ -135,14 +148,14 @@ struct QueryPlanner {
         if filters.elements.contains(where: { $0.facet == .imdb }) {
             return (QuerySample(), [(.imdbID, 1)])
         }
-        let drivable = Self.facetIndexes.filter { !filters.elements(of: $0.facet).isEmpty && indexes.contains($0.index) }
         let sample = try QuerySample(db, condition: condition, facets: drivable.map {
             ($0.facet, SQLBuilder.condition(facet: $0.facet, elements: filters.elements(of: $0.facet), on: columns))
         }, keyColumn: keyColumn)
         var costs: [(driver: QueryPlan.Driver, rows: Double)] = [(.scan, sample.movies * Self.scanCost)]
         for (facet, _) in drivable {
-            // A genre costs twice: its ids are listed from movie_genres, then each row is looked up.
-            let perRow = facet == .genre ? 2 * Self.probeCost : Self.probeCost
+            // A genre or title costs twice: its ids are listed (from movie_genres, or the trigrams'
+            // lists), then each row is looked up.
+            let perRow = facet == .genre || facet == .title ? 2 * Self.probeCost : Self.probeCost
             costs.append((.facet(facet), sample.estimate(sample.facetMatches[facet] ?? 0) * perRow))
         }
         return (sample, costs)
@@ -189,6 +202,10 @@ struct QueryPlanner {
             let byID = ConditionColumns(alias: "f") { MovieFacetsTable.column(of: $0) }
             return SQLFragment("FROM movie_facets f NOT INDEXED\(movies) WHERE ")
                 + SQLBuilder.condition(facet: .genre, elements: filters.elements(of: .genre), on: byID)
+                + SQLFragment(" AND ") + condition
+        case .facet(.title):
+            // The title index narrows to candidates; the condition's exact test decides.
+            return SQLFragment("FROM movies m NOT INDEXED\(facets) WHERE ") + MovieTitlesTable.condition(titleQuery!)
                 + SQLFragment(" AND ") + condition
         case .facet(let facet):
             let field = facet.sortKey!.field!

@@ -1,5 +1,16 @@
 import MovieDomain
 import SQLiteStore
+/// How the title test finds the titles that ASCII LIKE does not read whole (those with a letter
+/// whose Unicode lower case is ASCII: `MovieTitlesTable.folded`).
+public enum TitleExceptions: Sendable {
+    /// There are none (the catalog says so).
+    case none
+    /// movie_title_exceptions lists them.
+    case listed
+    /// Each title is looked at.
+    case scanned
+}
+
 /// Where a condition reads a movie's values: a column expression per facet, and its genres
 /// either through `movie_genres` or as bits of a genre mask. Fixed SQL only.
 public struct ConditionColumns: Sendable {
@@ -11,6 +22,8 @@ public struct ConditionColumns: Sendable {
     var genreBits: [String: Int64]?
     /// The genre bit set column, when `genreBits` is given.
     var genreMask: String
+    /// How the title test finds titles LIKE does not fold whole.
+    var titleExceptions = TitleExceptions.scanned
 
     /// The columns of table alias `alias` named `column(field)`; genres as `genreBits` says.
     init(alias: String, column: (MovieField) -> String, genreBits: [String: Int64]? = nil, genreMask: String = "") {
@@ -102,11 +115,21 @@ public enum SQLBuilder {
         case .votes(.range(let lo, let hi)):
             return between(c.votes, lo.map { .integer(Int64($0)) }, hi.map { .integer(Int64($0)) })
         case .title(let text):
-            // LIKE folds ASCII only: other text compares Unicode lower case (moviecat_lower, see Database).
+            // Both sides in Unicode lower case, compared as scalars. An ASCII text: LIKE (which folds
+            // ASCII) is that, but for titles with one of the two letters whose lower case has ASCII
+            // in it, which it reads folded. Other text: moviecat_lower (see Database) and instr.
             if text.utf8.allSatisfy({ $0 < 0x80 }) {
                 let escaped = escapeLike(text)
                 // ESCAPE only when needed: it costs a tenth of a scan.
-                return SQLFragment(escaped == text ? "m.title LIKE ?" : "m.title LIKE ? ESCAPE '\\'", [.text("%" + escaped + "%")])
+                let like = escaped == text ? " LIKE ?" : " LIKE ? ESCAPE '\\'", pattern = SQLValue.text("%" + escaped + "%")
+                let exception: String
+                switch columns.titleExceptions {
+                case .none: return SQLFragment("m.title" + like, [pattern])
+                case .listed: exception = "m.id IN (SELECT id FROM movie_title_exceptions)"
+                case .scanned: exception = MovieTitlesTable.hasException("m.title")
+                }
+                return SQLFragment("(m.title\(like) OR (\(exception) AND " + MovieTitlesTable.folded("m.title") + "\(like)))",
+                                   [pattern, pattern])
             }
             return SQLFragment("instr(moviecat_lower(m.title), ?) > 0", [.text(text.lowercased())])
         case .genre, .excludeGenre, .certification, .imdb:

@@ -190,7 +190,11 @@ final class BulkAppender {
             timings.mark("index \(index.name)")
         }
         droppedIndexes.removeAll { $0.name == key.index || $0.name == key.otherIndex }
-        // Later rows go one by one: the triggers keep movie_facets again.
+        if try MovieTitlesTable.exists(db) {
+            try MovieTitlesTable.index(db, above: maxIDBefore)
+            timings.mark("title index")
+        }
+        // Later rows go one by one: the triggers keep movie_facets and movie_titles again.
         for sql in droppedTriggers { try db.execute(sql) }
         droppedTriggers = []
         timings.mark("triggers")

@@ -90,6 +90,11 @@ enum RepeatFolder {
                 while try kept.step() { _ = touched.insert(try kept.int64(0)) }
             }
         }
+        // Stored movies about to get their repeats' titles leave the title index by the titles it
+        // has (the triggers are off), and come back with the new ones below.
+        let titled = try MovieTitlesTable.exists(db)
+        let storedKept = "m.id IN (SELECT keep FROM temp.import_repeats WHERE keep <= ?)"
+        if titled { try MovieTitlesTable.remove(db, where: storedKept, [max]) }
         // Column names come from MovieField, never from input; the title always (its case may
         // change). Never the IMDb id: equal within a group, or absent from every row of it.
         let columns = MovieField.stored.filter { $0 == .title || ($0 != .imdbID && fields.contains($0)) }.map { $0.column! }
@@ -103,6 +108,7 @@ enum RepeatFolder {
                    updated_at = ?
              WHERE m.id IN (SELECT keep FROM import_repeats)
             """, [now])
+        if titled { try MovieTitlesTable.add(db, where: storedKept, [max]) }
         timings.mark("fold: copy values")
         if fields.contains(.genres) {
             try db.execute("""

@@ -1,0 +1,101 @@
+import MovieDomain
+import SQLiteStore
+
+/// `movie_titles` (schema version 6): an FTS5 trigram index of the titles, contentless (the
+/// titles stay in movies), kept in step by the migration's triggers. It only narrows: a title
+/// element's exact test still decides each candidate.
+enum MovieTitlesTable {
+    /// The table's name, for checking that a catalog has it (a sqlite3 user may drop it).
+    static let name = "movie_titles"
+
+    /// `column` with the only two letters whose Unicode lower case has ASCII in it spelled as that
+    /// lower case (U+212A KELVIN SIGN -> k, U+0130 -> i + U+0307): so ASCII LIKE, and FTS5's
+    /// folding (which leaves U+0130 as it is), read a title as Unicode lower case would. The
+    /// migration's triggers index titles through the same expression.
+    static func folded(_ column: String) -> String {
+        "replace(replace(\(column), char(8490), 'k'), char(304), 'i' || char(775))"
+    }
+
+    /// Whether `db` has the index.
+    static func exists(_ db: Database) throws -> Bool {
+        try db.intScalar("SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?)", [.text(name)]) == 1
+    }
+
+    /// The test that a title (`column`) has one of those two letters: in movie_title_exceptions'
+    /// triggers too.
+    static func hasException(_ column: String) -> String {
+        "(instr(\(column), char(8490)) OR instr(\(column), char(304)))"
+    }
+
+    /// How the catalog's title test can skip the two letters' check: `.none` when no title has
+    /// them, `.listed` when movie_title_exceptions names those that do, else `.scanned`.
+    static func exceptions(_ db: Database) throws -> TitleExceptions {
+        guard try db.intScalar("SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'movie_title_exceptions')") == 1 else {
+            return .scanned
+        }
+        return try db.intScalar("SELECT EXISTS (SELECT 1 FROM movie_title_exceptions)") == 1 ? .listed : .none
+    }
+
+    /// The FTS5 query that finds every title containing one of `texts`, or nil when one of them
+    /// cannot be looked up: shorter than 3 characters, or not ASCII. An ASCII text matches a run of
+    /// a `folded` title's ASCII letters, which FTS5 folds the same way; other letters FTS5 folds
+    /// its own way (not always as Swift does), and a missed title would be a wrong answer.
+    static func matchQuery(_ texts: [String]) -> String? {
+        var alternatives: [String] = []
+        for text in texts {
+            let bytes = Array(text.utf8)
+            guard bytes.count >= 3, bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+            let lower = bytes.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }
+            var seen = Set<String>(), trigrams: [String] = []
+            for start in 0...(lower.count - 3) {
+                let trigram = String(decoding: lower[start..<(start + 3)], as: UTF8.self)
+                // Each trigram a quoted string: FTS5 syntax has no other special characters inside.
+                if seen.insert(trigram).inserted { trigrams.append("\"" + trigram.replacing("\"", with: "\"\"") + "\"") }
+            }
+            alternatives.append("(" + trigrams.joined(separator: " AND ") + ")")
+        }
+        return alternatives.isEmpty ? nil : alternatives.joined(separator: " OR ")
+    }
+
+    /// The condition that narrows `m` to the titles `query` (a `matchQuery`) finds.
+    static func condition(_ query: String, id: String = "m.id") -> SQLFragment {
+        SQLFragment("\(id) IN (SELECT rowid FROM movie_titles WHERE movie_titles MATCH ?)", [.text(query)])
+    }
+
+    /// Indexes the movies with ids above `id`, in id order, after a bulk load appended them with
+    /// the triggers off. FTS5's automatic merges are off meanwhile (at a million titles they cost
+    /// ten times the indexing itself); one merge at the end folds the new segments together (and
+    /// older ones only where a level has gathered several: not the whole index, as 'optimize' would).
+    static func index(_ db: Database, above id: Int64) throws {
+        try db.execute("INSERT INTO movie_titles (movie_titles, rank) VALUES ('automerge', 0), ('crisismerge', 2000)")
+        try db.run("INSERT INTO movie_titles (rowid, title) SELECT id, \(folded("title")) FROM movies WHERE id > ? ORDER BY id", [.integer(id)])
+        try db.run("INSERT INTO movie_title_exceptions (id) SELECT id FROM movies WHERE id > ? AND \(hasException("title"))", [.integer(id)])
+        try db.execute("""
+            INSERT INTO movie_titles (movie_titles, rank) VALUES ('automerge', 4), ('crisismerge', 16);
+            INSERT INTO movie_titles (movie_titles, rank) VALUES ('merge', 1000000000);
+            """)
+    }
+
+    /// Takes the movies `condition` (over `movies m`) selects out of the index, by the titles they
+    /// were indexed with (contentless: FTS5 needs them): before a bulk load rewrites their titles
+    /// with the triggers off.
+    static func remove(_ db: Database, where condition: String, _ bindings: [SQLValue]) throws {
+        try db.run("""
+            INSERT INTO movie_titles (movie_titles, rowid, title)
+            SELECT 'delete', m.id, \(folded("m.title")) FROM movies m WHERE \(condition) ORDER BY m.id
+            """, bindings)
+        try db.run("DELETE FROM movie_title_exceptions WHERE id IN (SELECT m.id FROM movies m WHERE \(condition))", bindings)
+    }
+
+    /// Puts the movies `condition` selects back into the index, with their titles now.
+    static func add(_ db: Database, where condition: String, _ bindings: [SQLValue]) throws {
+        try db.run("INSERT INTO movie_titles (rowid, title) SELECT m.id, \(folded("m.title")) FROM movies m WHERE \(condition) ORDER BY m.id", bindings)
+        try db.run("INSERT INTO movie_title_exceptions (id) SELECT m.id FROM movies m WHERE \(condition) AND \(hasException("m.title"))", bindings)
+    }
+
+    /// Whether the index is sound (FTS5's integrity check; contentless, it cannot compare with the
+    /// titles: tests do that by searching): for tests.
+    static func isSound(_ db: Database) -> Bool {
+        (try? db.execute("INSERT INTO movie_titles (movie_titles) VALUES ('integrity-check')")) != nil
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import Testing
+@testable import MovieCatalog
+@testable import MovieDomain
+@testable import SQLiteStore
+import TestSupport
+
+/// Title search: a title element matches when the title, in Unicode lower case, contains the
+/// text in Unicode lower case (scalar by scalar; `%` and `_` literal). The FTS5 trigram index
+/// only narrows, so every plan must give exactly what that reference gives, on random strings
+/// with the letters that make case hard, and after writes by moviecat and by raw SQL.
+@Suite struct TitleSearchTests {
+    /// Pieces of random titles: ASCII of both cases, LIKE's and FTS5's special characters, and
+    /// letters whose case mapping is unusual (KELVIN SIGN and I WITH DOT ABOVE lower-case to
+    /// ASCII; ß, final sigma, a combining accent, an emoji).
+    static let pieces = ["a", "b", "A", "B", "k", "K", "\u{212A}", "i", "I", "\u{130}", "\u{131}", "e", "\u{E9}", "\u{C9}",
+                         "e\u{301}", "\u{DF}", "\u{1E9E}", "\u{3A3}", "\u{3C3}", "\u{3C2}", " ", "%", "_", "\\", "\"", "'", "x", "\u{1F600}"]
+
+    /// The reference: both sides lower-cased by Swift, then a substring of Unicode scalars.
+    static func matches(_ title: String, _ text: String) -> Bool {
+        let haystack = Array(title.lowercased().unicodeScalars), needle = Array(text.lowercased().unicodeScalars)
+        guard needle.count <= haystack.count else { return false }
+        return (0...(haystack.count - needle.count)).contains { Array(haystack[$0..<($0 + needle.count)]) == needle }
+    }
+
+    static func randomText(_ rng: inout SeededRandom, length: ClosedRange<Int>) -> String {
+        (0..<Int.random(in: length, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined()
+    }
+
+    /// A text to look for: often part of a stored title with its case changed, else random.
+    static func randomPattern(_ titles: [String], _ rng: inout SeededRandom) -> String {
+        if let title = titles.randomElement(using: &rng), Bool.random(using: &rng) {
+            let scalars = Array(title.unicodeScalars)
+            let start = Int.random(in: 0..<scalars.count, using: &rng)
+            let end = Int.random(in: (start + 1)...min(scalars.count, start + 6), using: &rng)
+            var text = String(String.UnicodeScalarView(scalars[start..<end]))
+            switch Int.random(in: 0..<3, using: &rng) {
+            case 0: text = text.uppercased()
+            case 1: text = text.lowercased()
+            default: break
+            }
+            if !text.trimmingCharacters(in: .whitespaces).isEmpty { return text }
+        }
+        return "a" + randomText(&rng, length: 0...4)
+    }
+
+    @Test("every plan finds exactly the titles the Unicode reference finds, after writes of every kind", arguments: [1, 2, 3] as [UInt64])
+    func titleSearchIsExact(seed: UInt64) throws {
+        var rng = SeededRandom(seed: seed)
+        let (catalog, dir) = try BulkLoadTests.catalog([:])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = catalog.db
+        // A bulk import first (its own path into the index), then row-by-row and raw SQL writes.
+        var lines = ["title,year"]
+        for i in 0..<150 { lines.append(CSV.row(["x" + Self.randomText(&rng, length: 1...8), String(1900 + i)])) }
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: dir.appendingPathComponent("bulk.csv"))
+        var options = ImportOptions()
+        options.bulkLoad = .always
+        _ = try Importer(catalog: catalog, options: options, progressOutput: nil).run(paths: [dir.appendingPathComponent("bulk.csv").path])
+        for round in 0..<8 {
+            for _ in 0..<10 {
+                let ids = try db.query("SELECT id FROM movies") { try $0.int64(0) }
+                let id = ids.randomElement(using: &rng) ?? 1
+                let title = "y" + Self.randomText(&rng, length: 1...8)
+                switch Int.random(in: 0..<5, using: &rng) {
+                case 0: _ = try? catalog.add(Movie(title: title, year: Int.random(in: 1900...2000, using: &rng)))
+                case 1: try db.run("UPDATE OR IGNORE movies SET title = ? WHERE id = ?", [.text(title), .integer(id)])
+                case 2: try db.withoutForeignKeys { try db.run("DELETE FROM movies WHERE id = ?", [.integer(id)]) }
+                case 3: try db.withoutForeignKeys { try db.run("UPDATE OR IGNORE movies SET id = id + 5000 WHERE id = ?", [.integer(id)]) }
+                default:
+                    // A bulk import onto stored movies: repeats rewrite stored titles (their case).
+                    let stored = try db.query("SELECT title, year FROM movies ORDER BY random() LIMIT 3") {
+                        [try $0.text(0).uppercased(), $0.optionalInt(1).map(String.init) ?? ""]
+                    }
+                    let rows = stored.map(CSV.row) + [CSV.row([title, "1999"]), CSV.row([title, "1999"])]
+                    let file = dir.appendingPathComponent("more-\(round).csv")
+                    try Data((["title,year"] + rows).joined(separator: "\n").appending("\n").utf8).write(to: file)
+                    _ = try? Importer(catalog: catalog, options: options, progressOutput: nil).run(paths: [file.path])
+                }
+            }
+            #expect(MovieTitlesTable.isSound(db), "round \(round)")
+            let stored = try db.query("SELECT id, title FROM movies ORDER BY id") { (try $0.int64(0), try $0.text(1)) }
+            for _ in 0..<25 {
+                let text = Self.randomPattern(stored.map(\.1), &rng)
+                let expected = stored.filter { Self.matches($0.1, text) }.map(\.0)
+                var query = MovieQuery(filters: FilterSet([.title(text)]))
+                query.sort = .year
+                query.limit = 1_000
+                let plain = try catalog.db.query(query.countSQL.sql, query.countSQL.bindings) { try $0.int64(0) }
+                #expect(plain == [Int64(expected.count)], "plain count of '\(text)' round \(round)")
+                let planner = try QueryPlannerTests.planner(catalog, query.filters)
+                for driver in planner.drivers(for: query) {
+                    let sql = try planner.select(query, columns: "m.id", forcing: driver).sql
+                    let ids = try db.query(sql.sql, sql.bindings) { try $0.int64(0) }.sorted()
+                    #expect(ids == expected, "'\(text)' (\(text.unicodeScalars.map { String($0.value, radix: 16) })), \(driver), round \(round)")
+                }
+            }
+        }
+    }
+
+    @Test("the title index is asked only for ASCII texts of 3 or more characters",
+          arguments: [("heart", true), ("he", false), ("h%_", true), ("caf\u{E9}", false), ("ab\"c", true)])
+    func lookedUp(text: String, lookedUp: Bool) throws {
+        #expect((MovieTitlesTable.matchQuery([text]) != nil) == lookedUp)
+    }
+
+    @Test("the FTS5 query is one quoted trigram each, lower case, AND-ed, texts OR-ed")
+    func matchQuery() {
+        #expect(MovieTitlesTable.matchQuery(["HeArt"]) == #"("hea" AND "ear" AND "art")"#)
+        #expect(MovieTitlesTable.matchQuery(["a\"bc", "xyz"]) == #"("a""b" AND """bc") OR ("xyz")"#)
+        #expect(MovieTitlesTable.matchQuery(["aaaa"]) == #"("aaa")"#)
+    }
+}
+
+extension TitleSearchTests {
+    @Test("a bulk import keyed by IMDb id that renames stored movies moves them in the title index")
+    func bulkRenameByIMDbID() throws {
+        let (catalog, dir) = try BulkLoadTests.catalog([
+            "a.csv": "tconst,title,year\ntt0000001,Heart of Stone,1990\ntt0000002,Kelvin Days,1991\n",
+            "b.csv": "tconst,title,year\ntt0000001,Solid Rock,1990\ntt0000003,Paper Heart,1992\ntt0000002,\u{212A}ELVIN NIGHTS,1991\n",
+        ])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var options = ImportOptions()
+        options.bulkLoad = .always
+        for file in ["a.csv", "b.csv"] {
+            _ = try Importer(catalog: catalog, options: options, progressOutput: nil).run(paths: [dir.appendingPathComponent(file).path])
+        }
+        #expect(MovieTitlesTable.isSound(catalog.db))
+        // The chosen plan (a scan, at this size) and the title index must agree.
+        func titles(_ text: String) throws -> [String] {
+            let query = MovieQuery(filters: FilterSet([.title(text)]))
+            let viaIndex = try QueryPlannerTests.planner(catalog, query.filters).select(query, columns: "m.title", forcing: .facet(.title)).sql
+            let found = try catalog.movies(query).map(\.title)
+            #expect(try catalog.db.query(viaIndex.sql, viaIndex.bindings) { try $0.text(0) } == found, "\(text)")
+            return found
+        }
+        #expect(try titles("heart") == ["Paper Heart"])
+        #expect(try titles("stone").isEmpty)
+        #expect(try titles("rock") == ["Solid Rock"])
+        #expect(try titles("kelvin") == ["\u{212A}ELVIN NIGHTS"])
+        #expect(try titles("days").isEmpty)
+    }
+}
