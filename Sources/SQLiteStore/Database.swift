@@ -38,6 +38,13 @@ public final class Database {
         try execute("PRAGMA synchronous = NORMAL")
     }
 
+    /// Runs `body` waiting at most `milliseconds` for locks (0: fail at once when busy).
+    public func withBusyTimeout<T>(_ milliseconds: Int32, _ body: () throws -> T) rethrows -> T {
+        sqlite3_busy_timeout(handle, milliseconds)
+        defer { sqlite3_busy_timeout(handle, Database.busyTimeoutMilliseconds) }
+        return try body()
+    }
+
     /// True once `close()` ran.
     private var closed = false
 

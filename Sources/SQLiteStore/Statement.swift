@@ -128,11 +128,16 @@ public final class Statement {
     }
 
     /// The column as an integer, or nil when NULL.
-    public func optionalInt(_ column: Int32) -> Int? { isNull(column) ? nil : Int(sqlite3_column_int64(handle, column)) }
+    public func optionalInt(_ column: Int32) -> Int? {
+        // NULL reads as 0, so only a 0 needs the type: one call a column in scans, not two.
+        let value = sqlite3_column_int64(handle, column)
+        return value == 0 && isNull(column) ? nil : Int(value)
+    }
 
     /// The column as a double, or nil when NULL.
     public func optionalDouble(_ column: Int32) -> Double? {
-        isNull(column) ? nil : sqlite3_column_double(handle, column)
+        let value = sqlite3_column_double(handle, column)
+        return value == 0 && isNull(column) ? nil : value
     }
 
     /// The column as text; NULL is an error (read it with `optionalText`).
@@ -151,7 +156,8 @@ public final class Statement {
     /// Lends the column's UTF-8 bytes (nil when NULL) without making a String: valid only
     /// inside `body`, for scans that compare them.
     public func withText<R>(_ column: Int32, _ body: (UnsafeBufferPointer<UInt8>?) -> R) -> R {
-        guard !isNull(column), let bytes = sqlite3_column_text(handle, column) else { return body(nil) }
+        // sqlite3_column_text gives no pointer for NULL (nor when out of memory).
+        guard let bytes = sqlite3_column_text(handle, column) else { return body(nil) }
         return body(UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(handle, column))))
     }
 

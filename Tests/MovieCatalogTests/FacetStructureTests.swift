@@ -132,3 +132,49 @@ import TestSupport
         #expect(try catalog.count(FilterSet([.excludeGenre("g1"), .rating(.bucket(1))])) == 6)
     }
 }
+
+/// The facet tally split over threads: the same counts as one scan, on one snapshot.
+@Suite struct ParallelScanTests {
+    @Test("split into parts, the tally equals one scan's, for random sets", arguments: [2, 3, 5])
+    func partsAgree(parts: Int) throws {
+        var rng = SeededRandom(seed: UInt64(parts))
+        let (catalog, dir) = try BulkLoadTests.catalog([:])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for _ in 0..<300 { _ = try? catalog.add(FacetStructureTests.randomMovie(&rng)) }
+        // Ids with gaps, as deletes leave them.
+        try catalog.db.run("DELETE FROM movies WHERE id % 7 = 0")
+        var split = FacetCounter(catalog: catalog)
+        split.parallelSpan = 1
+        split.parallelParts = parts
+        let single = FacetCounter(catalog: catalog)
+        for _ in 0..<20 {
+            let set = FacetStructureTests.randomSet(&rng)
+            #expect(try split.talliedCounts(for: set) == single.talliedCounts(for: set), "\(set)")
+            #expect(try split.talliedCounts(for: set) == single.sqlCounts(for: set), "\(set)")
+        }
+        // The parts cover every id once.
+        let counts = try #require(try ParallelScan(db: catalog.db, parts: parts, minimumSpan: 1).run { db, ids in
+            try db.intScalar("SELECT count(*) FROM movie_facets WHERE id BETWEEN ? AND ?", [.integer(ids.lowerBound), .integer(ids.upperBound)])
+        })
+        let total = try catalog.db.intScalar("SELECT count(*) FROM movie_facets")
+        #expect(counts.count == parts && counts.reduce(0, +) == total)
+    }
+
+    @Test("while another connection writes, the scan is not split and does not wait")
+    func busyCatalogScansAlone() throws {
+        let (catalog, dir) = try BulkLoadTests.catalog([:])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for i in 0..<50 { try catalog.add(Movie(title: "M\(i)", genres: ["drama"], rating: Double(i % 10))) }
+        let writer = try Database(path: catalog.path)
+        try writer.execute("BEGIN IMMEDIATE")
+        defer { try? writer.execute("ROLLBACK") }
+        let scan = ParallelScan(db: catalog.db, parts: 2, minimumSpan: 1)
+        let started = Date()
+        let result = try scan.run { _, _ in 1 }
+        #expect(result == nil)
+        #expect(Date().timeIntervalSince(started) < 5, "it waited for the lock")
+        var counter = FacetCounter(catalog: catalog)
+        counter.parallelSpan = 1
+        #expect(try counter.counts(for: FilterSet()).first { $0.facet == .genre }?.values.first?.count == 50)
+    }
+}

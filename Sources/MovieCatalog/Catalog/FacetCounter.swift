@@ -26,9 +26,23 @@ public struct FacetCounter {
     public static let listed: [Facet] = [.genre, .rating, .duration, .year, .certification]
 
     let catalog: Catalog
+    /// The id span from which the tally is split over cores (tests lower it).
+    var parallelSpan = ParallelScan.minimumSpan
+    /// How many parts the tally is split into (the cores, at most 4; tests set it).
+    var parallelParts = ParallelScan.defaultParts
 
     /// Creates a counter over `catalog`.
     public init(catalog: Catalog) { self.catalog = catalog }
+
+    /// Tallies the facet rows `query` selects.
+    private static func tally(into tally: inout FacetTally, _ db: Database, _ query: SQLFragment) throws {
+        try db.forEachRow(query.sql, query.bindings) { row in
+            row.withText(4) { certification in
+                tally.add(genres: row.optionalInt(0).map(Int64.init) ?? 0, rating: row.optionalDouble(1),
+                          minutes: row.optionalInt(2), year: row.optionalInt(3), certification: certification)
+            }
+        }
+    }
 
     /// Counts for every listed facet under `set`.
     public func counts(for set: FilterSet) throws -> [FacetCounts] {
@@ -57,11 +71,17 @@ public struct FacetCounter {
         }
         let query = SQLFragment("SELECT f.genres, f.rating, f.minutes, f.year, f.certification FROM movie_facets f WHERE ")
             + (conditions.isEmpty ? SQLFragment("1") : SQLFragment.join(conditions, separator: " AND "))
-        try db.forEachRow(query.sql, query.bindings) { row in
-            row.withText(4) { certification in
-                tally.add(genres: row.optionalInt(0).map(Int64.init) ?? 0, rating: row.optionalDouble(1),
-                          minutes: row.optionalInt(2), year: row.optionalInt(3), certification: certification)
-            }
+        // A large catalog is tallied in parts at once, on one snapshot (ParallelScan), else in one scan.
+        let part = query + SQLFragment(" AND f.id BETWEEN ? AND ?")
+        let start = tally
+        if let parts = try ParallelScan(db: db, parts: parallelParts, minimumSpan: parallelSpan).run({ connection, ids in
+            var tally = start
+            try FacetCounter.tally(into: &tally, connection, part + SQLFragment("", [.integer(ids.lowerBound), .integer(ids.upperBound)]))
+            return tally
+        }) {
+            for other in parts { tally.merge(other) }
+        } else {
+            try FacetCounter.tally(into: &tally, db, query)
         }
         let (counts, elements) = tally.result()
         return FacetCounter.listed.map { facet in

@@ -5,7 +5,7 @@ import MovieDomain
 /// facet; one that misses exactly one facet's selection counts in that facet alone; one that
 /// misses two or more counts nowhere. Facets outside the list (title, votes, imdb,
 /// exclude-genre) apply to all and are left to the SQL that feeds the rows.
-struct FacetTally {
+struct FacetTally: Sendable {
     /// A numeric interval an element selects; either end open or closed.
     struct Interval {
         let lo: Double, hi: Double, loClosed: Bool, hiClosed: Bool
@@ -173,6 +173,27 @@ struct FacetTally {
             certifications[index].count += 1
         } else {
             certifications.append((Array(bytes), 1))
+        }
+    }
+
+    /// Adds the counts of a tally of other rows under the same set (a part of a parallel scan).
+    mutating func merge(_ other: FacetTally) {
+        for (facet, counts) in other.counts.enumerated() {
+            for (token, count) in counts { self.counts[facet][token, default: 0] += count }
+        }
+        for (facet, counts) in other.elementCounts.enumerated() {
+            for (index, count) in counts.enumerated() { elementCounts[facet][index] += count }
+        }
+        for (i, count) in other.ratingBuckets.enumerated() { ratingBuckets[i] += count }
+        for (i, count) in other.hourBuckets.enumerated() { hourBuckets[i] += count }
+        for (i, count) in other.decadeBuckets.enumerated() { decadeBuckets[i] += count }
+        for (i, count) in other.genreBits.enumerated() { genreBits[i] += count }
+        for (bytes, count) in other.certifications {
+            if let index = certifications.firstIndex(where: { $0.bytes == bytes }) {
+                certifications[index].count += count
+            } else {
+                certifications.append((bytes, count))
+            }
         }
     }
 
