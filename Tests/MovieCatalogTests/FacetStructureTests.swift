@@ -160,6 +160,57 @@ import TestSupport
         #expect(counts.count == parts && counts.reduce(0, +) == total)
     }
 
+    @Test("parts see one snapshot and cover every id, while another connection keeps writing")
+    func oneSnapshot() throws {
+        let (catalog, dir) = try BulkLoadTests.catalog([:])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for i in 0..<40 { try catalog.add(Movie(title: "M\(i)")) }
+        let stop = StopFlag()
+        let path = catalog.path
+        let writer = Thread {
+            guard let db = try? Database(path: path) else { return }
+            var i = 0
+            while !stop.isSet {
+                i += 1
+                // New ids above the range the scan may have read, and deletes below it.
+                try? db.run("INSERT INTO movies (title) VALUES (?)", [.text("W\(i)")])
+                if i % 3 == 0 { try? db.run("DELETE FROM movies WHERE id = (SELECT min(id) FROM movies)") }
+            }
+            try? db.close()
+        }
+        writer.start()
+        defer { stop.set() }
+        var splits = 0
+        for _ in 0..<150 {
+            guard let parts = try ParallelScan(db: catalog.db, parts: 3, minimumSpan: 1).run({ db, ids in
+                (try db.intScalar("SELECT count(*) FROM movie_facets WHERE id BETWEEN ? AND ?", [.integer(ids.lowerBound), .integer(ids.upperBound)]),
+                 try db.intScalar("SELECT count(*) FROM movie_facets"))
+            }) else { continue }
+            splits += 1
+            #expect(Set(parts.map(\.1)).count == 1, "the parts read different snapshots: \(parts)")
+            #expect(parts.map(\.0).reduce(0, +) == parts[0].1, "the ranges missed ids: \(parts)")
+        }
+        #expect(splits > 0, "never split: the writer always held the lock")
+    }
+
+    @Test("fewer ids than parts: not split; a few more: every id once", arguments: [1, 3, 4, 5, 9])
+    func smallSpans(movies: Int) throws {
+        let (catalog, dir) = try BulkLoadTests.catalog([:])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for i in 0..<movies { try catalog.add(Movie(title: "M\(i)", genres: ["drama"])) }
+        let counts = try ParallelScan(db: catalog.db, parts: 4, minimumSpan: 1).run { db, ids in
+            try db.intScalar("SELECT count(*) FROM movie_facets WHERE id BETWEEN ? AND ?", [.integer(ids.lowerBound), .integer(ids.upperBound)])
+        }
+        if movies < 4 {
+            #expect(counts == nil)
+        } else {
+            #expect(counts?.reduce(0, +) == movies)
+        }
+        var counter = FacetCounter(catalog: catalog)
+        (counter.parallelSpan, counter.parallelParts) = (1, 4)
+        #expect(try counter.counts(for: FilterSet()).first { $0.facet == .genre }?.values.first?.count == movies)
+    }
+
     @Test("while another connection writes, the scan is not split and does not wait")
     func busyCatalogScansAlone() throws {
         let (catalog, dir) = try BulkLoadTests.catalog([:])
@@ -177,4 +228,12 @@ import TestSupport
         counter.parallelSpan = 1
         #expect(try counter.counts(for: FilterSet()).first { $0.facet == .genre }?.values.first?.count == 50)
     }
+}
+
+/// A flag one thread sets and another reads.
+final class StopFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
+    func set() { lock.lock(); value = true; lock.unlock() }
 }

@@ -121,6 +121,28 @@ import TestSupport
         }
     }
 
+    @Test("a page at the end of Int64 neither overflows nor walks")
+    func hugePage() throws {
+        let (catalog, dir) = try Self.syntheticCatalog(2_000)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for (limit, offset) in [(1, Int.max), (Int.max, 1), (Int.max, Int.max)] {
+            let query = MovieQuery(filters: Self.broad, sort: .rating, descending: true, limit: limit, offset: offset)
+            #expect(try catalog.movies(query).map(\.id) == Self.plainIDs(catalog, query), "\(limit) \(offset)")
+        }
+    }
+
+    @Test("without the natural key index (dropped by a sqlite3 user) titles are still searched and sorted")
+    func droppedNaturalKey() throws {
+        let (catalog, dir) = try Self.syntheticCatalog(3_000)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try catalog.db.execute("DROP INDEX movies_natural_key")
+        for query in [MovieQuery(filters: FilterSet([.title("ie 12")])), MovieQuery(filters: FilterSet([.title("12")]), limit: 5),
+                      MovieQuery(filters: Self.broad, sort: .title, limit: 10)] {
+            #expect(try catalog.movies(query).map(\.id) == Self.plainIDs(catalog, query), "\(query.filters)")
+            #expect(try catalog.count(query.filters) == catalog.db.intScalar(query.countSQL.sql, query.countSQL.bindings))
+        }
+    }
+
     @Test("without its index (dropped by a sqlite3 user) a sort walks no index and still answers")
     func droppedIndex() throws {
         let (catalog, dir) = try Self.syntheticCatalog(5_000)

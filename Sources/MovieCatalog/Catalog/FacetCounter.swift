@@ -74,11 +74,12 @@ public struct FacetCounter {
         // A large catalog is tallied in parts at once, on one snapshot (ParallelScan), else in one scan.
         let part = query + SQLFragment(" AND f.id BETWEEN ? AND ?")
         let start = tally
-        if let parts = try ParallelScan(db: db, parts: parallelParts, minimumSpan: parallelSpan).run({ connection, ids in
+        // A part that fails (say, no connection to spare) leaves the work to the single scan.
+        if let parts = (try? ParallelScan(db: db, parts: parallelParts, minimumSpan: parallelSpan).run({ connection, ids in
             var tally = start
             try FacetCounter.tally(into: &tally, connection, part + SQLFragment("", [.integer(ids.lowerBound), .integer(ids.upperBound)]))
             return tally
-        }) {
+        })) ?? nil {
             for other in parts { tally.merge(other) }
         } else {
             try FacetCounter.tally(into: &tally, db, query)

@@ -29,14 +29,20 @@ struct ParallelScan {
     /// order; nil when the scan should not or cannot be split.
     func run<T: Sendable>(_ part: @escaping @Sendable (Database, _ ids: ClosedRange<Int64>) throws -> T) throws -> [T]? {
         guard parts > 1, db.path != ":memory:", !db.path.isEmpty else { return nil }
+        guard (try? db.withBusyTimeout(0, { try db.execute("BEGIN IMMEDIATE") })) != nil else { return nil }
+        defer { try? db.execute("ROLLBACK") }
+        // Read under the lock: the parts' snapshot has exactly these ids.
         let bounds = try db.query("SELECT (SELECT min(id) FROM movie_facets), (SELECT max(id) FROM movie_facets)") {
             ($0.optionalInt(0).map(Int64.init), $0.optionalInt(1).map(Int64.init))
         }
-        guard let first = bounds.first, let low = first.0, let high = first.1, high - low + 1 >= minimumSpan else { return nil }
-        guard (try? db.withBusyTimeout(0, { try db.execute("BEGIN IMMEDIATE") })) != nil else { return nil }
-        defer { try? db.execute("ROLLBACK") }
-        let step = (high - low + 1) / Int64(parts) + 1
-        let ranges = (0..<Int64(parts)).map { i in (low + i * step)...min(high, low + (i + 1) * step - 1) }
+        guard let first = bounds.first, let low = first.0, let high = first.1 else { return nil }
+        let span = high - low + 1
+        guard span >= minimumSpan, span >= Int64(parts) else { return nil }
+        // Part i holds ids from low + span * i / parts on; the first and last are open-ended.
+        let starts = (0...Int64(parts)).map { low + span * $0 / Int64(parts) }
+        let ranges = (0..<parts).map { i in
+            (i == 0 ? Int64.min : starts[i])...(i == parts - 1 ? Int64.max : starts[i + 1] - 1)
+        }
         let results = Results<T>(count: ranges.count)
         let group = DispatchGroup()
         let path = db.path

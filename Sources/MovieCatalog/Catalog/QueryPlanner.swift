@@ -18,7 +18,7 @@ public struct QueryPlan: Sendable {
             switch self {
             case .sortOrder(let key): return "walk the \(key.rawValue) order"
             case .facet(.title): return "start from the title index (FTS5 trigrams)"
-        case .facet(let facet): return "start from the \(facet.rawValue) index"
+            case .facet(let facet): return "start from the \(facet.rawValue) index"
             case .imdbID: return "start from the IMDb id index"
             case .scan: return "scan every movie"
             }
@@ -93,7 +93,9 @@ struct QueryPlanner {
         let (sample, candidates) = try estimate(keyColumn: keyColumn)
         let matches = sample.estimate(sample.matches)
         let paged = query.limit != nil
-        let wanted = Double((query.limit ?? 0) + (query.offset ?? 0))
+        // The rows a page needs from the start; a sum past Int64 is all of them.
+        let (sum, overflow) = (query.limit ?? 0).addingReportingOverflow(query.offset ?? 0)
+        let wantedRows = overflow ? Int.max : sum, wanted = Double(wantedRows)
         var costs = candidates.map { ($0.driver, $0.rows + matches * Self.sortCost) }
         if paged, costs.count > 1, let walk = walkCost(query.sort, wanted: wanted, sample: sample) {
             costs.append((.sortOrder(query.sort), walk))
@@ -105,7 +107,7 @@ struct QueryPlanner {
         let page = SQLFragment(" LIMIT ? OFFSET ?", [.integer(Int64(query.limit ?? -1)), .integer(Int64(query.offset ?? 0))])
         let sql: SQLFragment
         if case .sortOrder(let key) = driver {
-            sql = SQLFragment("SELECT \(select) FROM (") + walk(key, descending: query.descending, wanted: Int64(wanted))
+            sql = SQLFragment("SELECT \(select) FROM (") + walk(key, descending: query.descending, wanted: Int64(wantedRows))
                 + page + SQLFragment(") p CROSS JOIN movies m ON m.id = p.id ORDER BY \(query.sort.orderBy(descending: query.descending))")
         } else if paged {
             // Sort ids only, then read the page's movies: the genre list is built for its rows alone.
@@ -183,7 +185,8 @@ struct QueryPlanner {
                 walked += min(rows, (wanted - keyedMatches) / unkeyedShare)
             }
         }
-        return walked * Self.probeCost + wanted * Self.probeCost
+        // The last value's ties are all read (and sorted by title) to finish the page.
+        return (walked + sample.keyTies) * Self.probeCost + wanted * Self.probeCost
     }
 
     private func choose(_ costs: [(driver: QueryPlan.Driver, rows: Double)]) -> QueryPlan.Driver {
@@ -219,7 +222,8 @@ struct QueryPlanner {
             if !filters.elements(of: .title).isEmpty {
                 // The title test reads movies: scan it (its natural key index covers the title, and is
                 // narrower), and look up the narrow row of its matches only.
-                return SQLFragment("FROM movies m INDEXED BY \(Self.titleIndex)\(facets) WHERE ") + condition
+                let index = indexes.contains(Self.titleIndex) ? "INDEXED BY \(Self.titleIndex)" : "NOT INDEXED"
+                return SQLFragment("FROM movies m \(index)\(facets) WHERE ") + condition
             }
             return SQLFragment("FROM movie_facets f NOT INDEXED\(movies) WHERE ") + condition
         }

@@ -18,6 +18,8 @@ struct QuerySample {
     var facetMatches: [Facet: Double] = [:]
     /// Sampled movies with a value for the sort key, and those of them matching the set.
     var keyed = 0.0, keyedMatches = 0.0
+    /// The sort key's distinct values among the sampled movies.
+    var keyValues = 0.0
 
     /// No sample (the set picks its movies by id).
     init() {}
@@ -43,7 +45,7 @@ struct QuerySample {
         let requested = ranges.reduce(0.0) { $0 + Double($1.1 - $1.0 + 1) }
         let key = keyColumn ?? "NULL"
         var columns = [SQLFragment("count(*), total(") + condition + SQLFragment("), total(\(key) IS NOT NULL), total(\(key) IS NOT NULL AND (")
-                       + condition + SQLFragment("))")]
+                       + condition + SQLFragment(")), count(DISTINCT \(key))")]
         columns += facets.map { SQLFragment("total(") + $0.1 + SQLFragment(")") }
         let within = SQLFragment.join(ranges.map { SQLFragment("f.id BETWEEN ? AND ?", [.integer($0.0), .integer($0.1)]) },
                                       separator: " OR ")
@@ -57,8 +59,9 @@ struct QuerySample {
         matches = statement.optionalDouble(1) ?? 0
         keyed = statement.optionalDouble(2) ?? 0
         keyedMatches = statement.optionalDouble(3) ?? 0
+        keyValues = Double(statement.optionalInt(4) ?? 0)
         for (index, facet) in facets.enumerated() {
-            facetMatches[facet.0] = statement.optionalDouble(Int32(4 + index)) ?? 0
+            facetMatches[facet.0] = statement.optionalDouble(Int32(5 + index)) ?? 0
         }
     }
 
@@ -67,4 +70,13 @@ struct QuerySample {
 
     /// The estimated number of movies `count` sampled ones stand for.
     func estimate(_ count: Double) -> Double { share(count) * movies }
+
+    /// The estimated number of movies sharing one value of the sort key: the rows a walk in key
+    /// order reads past the page's end, as ties are sorted by title. Values that repeat in the
+    /// sample are taken to be all there are; values that mostly do not, to be nearly unique.
+    var keyTies: Double {
+        guard keyValues > 0 else { return 0 }
+        let perValue = keyed / keyValues
+        return perValue >= 2 ? estimate(keyed) / keyValues : perValue
+    }
 }

@@ -19,8 +19,9 @@ final class BulkAppender {
     let fields: MovieFields
     /// Index definitions dropped for the load; the unique ones come back in `stop()`, the rest in `finish()`.
     private(set) var droppedIndexes: [(name: String, sql: String)] = []
-    /// The movie_facets triggers, off while appending (rows and their facet rows are written
-    /// together here); back in `stop()`.
+    /// The triggers on movies and movie_genres (movie_facets', movie_titles'), off while
+    /// appending (rows and their facet rows are written together here, titles indexed after);
+    /// back in `stop()`.
     private var droppedTriggers: [String] = []
     /// Appended rows of the current batch, by index; they hold the ids before `nextID`, in order.
     private var pendingRows: [Int] = []
