@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `init`: where the catalog goes, the schema sqlite3 sees, the demo movies, and the sqlite3-shell path.
 @Suite struct InitTests {
@@ -12,6 +13,17 @@ import Testing
         let path = box.path("dir/sub/x.sqlite")
         #expect(FileManager.default.fileExists(atPath: path))
         #expect(try box.sql("SELECT count(*) FROM movies", db: path) == ["0"])
+    }
+
+    @Test("the binary links neither Foundation nor Dispatch (they add milliseconds and megabytes to every start)")
+    func leanBinary() throws {
+        let ldd = try #require(Tools.find("ldd"), "ldd not found")
+        let run = try runProcess(URL(fileURLWithPath: ldd), [moviecatBinary.path])
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stdout.contains("libsqlite3"), "\(run)")
+        for library in ["libFoundation", "libswiftDispatch"] {
+            #expect(!run.stdout.contains(library), "moviecat links \(library)")
+        }
     }
 
     @Test("the schema has the tables, the view, the latest version and WAL")

@@ -170,7 +170,7 @@ import TestSupport
         let writer = Thread {
             guard let db = try? Database(path: path) else { return }
             var i = 0
-            while !stop.isSet {
+            while !stop.isRaised {
                 i += 1
                 // New ids above the range the scan may have read, and deletes below it.
                 try? db.run("INSERT INTO movies (title) VALUES (?)", [.text("W\(i)")])
@@ -179,7 +179,7 @@ import TestSupport
             try? db.close()
         }
         writer.start()
-        defer { stop.set() }
+        defer { stop.raise() }
         var splits = 0
         for _ in 0..<150 {
             guard let parts = try ParallelScan(db: catalog.db, parts: 3, minimumSpan: 1).run({ db, ids in
@@ -228,12 +228,4 @@ import TestSupport
         counter.parallelSpan = 1
         #expect(try counter.counts(for: FilterSet()).first { $0.facet == .genre }?.values.first?.count == 50)
     }
-}
-
-/// A flag one thread sets and another reads.
-final class StopFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-    var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
-    func set() { lock.lock(); value = true; lock.unlock() }
 }

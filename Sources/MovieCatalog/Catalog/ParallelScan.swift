@@ -1,5 +1,3 @@
-import Dispatch
-import Foundation
 import MovieDomain
 import SQLiteStore
 
@@ -17,7 +15,7 @@ struct ParallelScan {
     static let minimumSpan: Int64 = 400_000
 
     /// The cores, at most 4.
-    static var defaultParts: Int { min(4, ProcessInfo.processInfo.activeProcessorCount) }
+    static var defaultParts: Int { min(4, processorCount) }
 
     let db: Database
     /// Parts to scan at once.
@@ -44,10 +42,9 @@ struct ParallelScan {
             (i == 0 ? Int64.min : starts[i])...(i == parts - 1 ? Int64.max : starts[i + 1] - 1)
         }
         let results = Results<T>(count: ranges.count)
-        let group = DispatchGroup()
         let path = db.path
-        for (index, ids) in ranges.enumerated() {
-            DispatchQueue.global().async(group: group) {
+        runOnThreads(ranges.enumerated().map { index, ids in
+            {
                 results.set(index, Result {
                     let connection = try Database(path: path)
                     defer { try? connection.close() }
@@ -57,28 +54,28 @@ struct ParallelScan {
                     return try part(connection, ids)
                 })
             }
-        }
-        group.wait()
+        })
         return try results.values()
     }
 
-    /// The parts' results, written from their threads.
+    /// The parts' results: each thread writes its own slot, read after every thread is joined.
     private final class Results<T: Sendable>: @unchecked Sendable {
-        private let lock = NSLock()
-        private var results: [Result<T, any Error>?]
+        private let slots: UnsafeMutablePointer<Result<T, any Error>?>
+        private let count: Int
 
-        init(count: Int) { results = Array(repeating: nil, count: count) }
-
-        func set(_ index: Int, _ result: Result<T, any Error>) {
-            lock.lock()
-            results[index] = result
-            lock.unlock()
+        init(count: Int) {
+            self.count = count
+            slots = .allocate(capacity: count)
+            slots.initialize(repeating: nil, count: count)
         }
 
-        func values() throws -> [T] {
-            lock.lock()
-            defer { lock.unlock() }
-            return try results.map { try $0!.get() }
+        deinit {
+            slots.deinitialize(count: count)
+            slots.deallocate()
         }
+
+        func set(_ index: Int, _ result: Result<T, any Error>) { slots[index] = result }
+
+        func values() throws -> [T] { try (0..<count).map { try slots[$0]!.get() } }
     }
 }

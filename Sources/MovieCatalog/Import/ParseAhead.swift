@@ -1,6 +1,5 @@
 import MovieDomain
 import SQLiteStore
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -124,34 +123,6 @@ final class ParseAhead<Batch: Sendable>: @unchecked Sendable {
             pthread_join(thread, nil)
         }
     }
-}
-
-/// The closure a new thread runs (a C thread entry cannot capture generic context).
-private final class ThreadBody {
-    let body: @Sendable () -> Void
-    init(_ body: @escaping @Sendable () -> Void) { self.body = body }
-}
-
-/// Starts a POSIX thread running `body`; nil when the system refuses one.
-private func startThread(_ body: @escaping @Sendable () -> Void) -> pthread_t? {
-    var thread = pthread_t()
-    let context = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
-    let rc = pthread_create(&thread, nil, { raw in
-        Unmanaged<ThreadBody>.fromOpaque(raw!).takeRetainedValue().body()
-        return nil
-    }, context)
-    if rc != 0 {
-        Unmanaged<ThreadBody>.fromOpaque(context).release()
-        return nil
-    }
-    return thread
-}
-
-/// A flag one thread raises and another reads, without locks.
-final class StopFlag: Sendable {
-    private let raised = Atomic<Bool>(false)
-    func raise() { raised.store(true, ordering: .relaxed) }
-    var isRaised: Bool { raised.load(ordering: .relaxed) }
 }
 
 /// Hands a non-Sendable value to the one thread that will use it from then on.
