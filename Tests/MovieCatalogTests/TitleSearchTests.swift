@@ -126,6 +126,10 @@ extension TitleSearchTests {
             _ = try Importer(catalog: catalog, options: options, progressOutput: nil).run(paths: [dir.appendingPathComponent(file).path])
         }
         #expect(MovieTitlesTable.isSound(catalog.db))
+        // Merges are left to later writes, a little at a time, never all at once.
+        #expect(try catalog.db.query("SELECT k, v FROM movie_titles_config WHERE k IN ('automerge', 'crisismerge') ORDER BY k") {
+            "\(try $0.text(0))=\(try $0.int64(1))"
+        } == ["automerge=4", "crisismerge=\(MovieTitlesTable.crisisMerge)"])
         // The chosen plan (a scan, at this size) and the title index must agree.
         func titles(_ text: String) throws -> [String] {
             let query = MovieQuery(filters: FilterSet([.title(text)]))
