@@ -229,3 +229,20 @@ import TestSupport
         #expect(try counter.counts(for: FilterSet()).first { $0.facet == .genre }?.values.first?.count == 50)
     }
 }
+
+extension FacetStructureTests {
+    @Test("an import large beside the catalog rebuilds the sort indexes at the end, and they are back and used")
+    func deferredSortIndexes() throws {
+        let (catalog, dir) = try BulkLoadTests.catalog([:])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for i in 0..<40 { try catalog.add(Movie(title: "M\(i)", imdbID: String(format: "tt%07d", i + 1))) }
+        let before = try catalog.db.query("SELECT sql FROM sqlite_master WHERE tbl_name = 'movie_facets' AND type = 'index' ORDER BY name") { try $0.text(0) }
+        let ratings = (0..<40).map { String(format: "tt%07d\t%.1f\t%d", $0 + 1, Double($0 % 10) + 0.5, $0 * 100) }
+        let file = dir.appendingPathComponent("title.ratings.tsv")
+        try Data((["tconst\taverageRating\tnumVotes"] + ratings).joined(separator: "\n").appending("\n").utf8).write(to: file)
+        _ = try Importer(catalog: catalog, options: ImportOptions(), progressOutput: nil).run(paths: [file.path])
+        #expect(try catalog.db.query("SELECT sql FROM sqlite_master WHERE tbl_name = 'movie_facets' AND type = 'index' ORDER BY name") { try $0.text(0) } == before)
+        #expect(try MovieFacetsTable.mismatches(catalog.db) == 0)
+        #expect(try catalog.db.intScalar("SELECT count(*) FROM movie_facets INDEXED BY movie_facets_votes WHERE votes >= 3000") == 10)
+    }
+}

@@ -63,6 +63,15 @@ enum MovieFacetsTable {
         }
     }
 
+    /// Drops movie_facets' indexes (the sort keys'), returning their definitions to rebuild them.
+    static func dropIndexes(_ db: Database) throws -> [(name: String, sql: String)] {
+        let indexes = try db.query("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'movie_facets' AND sql IS NOT NULL") {
+            (name: try $0.text(0), sql: try $0.text(1))
+        }
+        for index in indexes { try db.execute("DROP INDEX \"\(index.name.replacing("\"", with: "\"\""))\"") }
+        return indexes
+    }
+
     /// The number of rows where movie_facets differs from what movies and movie_genres say
     /// (0 when it is exact): for tests and checks.
     static func mismatches(_ db: Database) throws -> Int {

@@ -59,14 +59,20 @@ public final class Importer {
             // Only the first input is bulk-loaded, so only its size counts. Counted before the
             // transaction, as the choice below must be made outside it; the count only steers speed.
             let stored = try db.intScalar("SELECT count(*) FROM movies")
-            let bulkLoad = Importer.bulkLoads(options, stored: stored, inputBytes: inputs.first?.0.totalBytes ?? 0)
+            let inputBytes = inputs.first?.0.totalBytes ?? 0
+            let bulkLoad = Importer.bulkLoads(options, stored: stored, inputBytes: inputBytes)
             let load = {
                 try db.transaction(commit: !self.options.dryRun) {
+                    // An input large beside a stored catalog rewrites many facet rows: their sort
+                    // indexes are rebuilt once at the end instead of updated row by row at random
+                    // places (IMDb's 1.56M ratings onto 850k movies: 4.9 s instead of 10.6 s).
+                    let deferred = stored > 0 && inputBytes / 60 >= stored / 4 ? try MovieFacetsTable.dropIndexes(db) : []
                     if let path = self.options.rejectsPath { self.rejects = try RejectsWriter(path: path) }
                     self.writer = try ImportWriter(db: db, policy: self.options.onDuplicate, bulkLoad: bulkLoad)
                     for (input, format) in inputs { try self.importInput(input, format: format) }
                     if self.report.problemCount > 0 && !self.options.skipInvalid { throw self.invalidRowsError() }
                     try self.writer?.finish()
+                    for index in deferred { try db.execute(index.sql) }
                     self.report.appendedRows = self.writer?.appendedRows ?? 0
                     self.report.addedGenres = self.writer?.addedGenres ?? []
                     self.report.genresBefore = self.writer?.genresBefore ?? []
