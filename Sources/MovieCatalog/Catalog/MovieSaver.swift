@@ -79,7 +79,11 @@ final class MovieSaver {
         // Column names come from MovieField, never from input.
         let columns = MovieField.stored.filter { fields.contains($0) }
         let assignments = (columns.map { "\($0.column!) = ?" } + ["updated_at = ?"]).joined(separator: ", ")
-        let statement = try db.prepare("UPDATE movies SET \(assignments) WHERE id = ?", persistent: true)
+        // OR FAIL: one row, so it changes what ABORT would, but needs no statement journal. With
+        // ABORT every update (it has triggers) saved its pages to one; once a big statement in
+        // the transaction had made that a file, that was two writes a row (IMDb's ratings: 2.9M
+        // pwrite calls, 4.9 s instead of 2.8 s). Any error rolls back the whole transaction.
+        let statement = try db.prepare("UPDATE OR FAIL movies SET \(assignments) WHERE id = ?", persistent: true)
         updates[fields] = (statement, columns)
         return (statement, columns)
     }
