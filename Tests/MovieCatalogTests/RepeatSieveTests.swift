@@ -89,4 +89,13 @@ import TestSupport
         #expect(sieve.mayRepeat)
         #expect(sieve.finish() == [stored])
     }
+
+    @Test("past its candidate limit the sieve gives up narrowing, and releasing its memory keeps that answer")
+    func overflowAndRelease() {
+        var sieve = RepeatSieve(capacity: 64, candidateLimit: 8)
+        for hash in 0..<40 as Range<UInt64> { sieve.add(hash); sieve.add(hash) }
+        #expect(sieve.overflowed && sieve.mayRepeat)
+        sieve.release()
+        #expect(sieve.overflowed && sieve.mayRepeat)
+    }
 }

@@ -225,7 +225,10 @@ final class BulkAppender {
     /// every movie of every repeated key, and a few more. False when too many keys repeat to
     /// narrow the fold (the fold then looks at every movie).
     private func markCandidates() throws -> Bool {
-        guard !sieve.overflowed else { return false }
+        guard !sieve.overflowed else {
+            sieve.release()
+            return false
+        }
         try db.execute("CREATE TEMP TABLE import_candidates (id INTEGER PRIMARY KEY)")
         let insert = try db.prepare("INSERT INTO temp.import_candidates (id) VALUES (?)")
         let byIMDbID = key == .imdbID
@@ -251,6 +254,7 @@ final class BulkAppender {
                 return true
             }
             if sieve.overflowed {
+                sieve.release()
                 try db.execute("DROP TABLE temp.import_candidates")
                 return false
             }

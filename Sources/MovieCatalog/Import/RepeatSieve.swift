@@ -97,6 +97,13 @@ struct RepeatSieve {
         candidates.append(hash)
     }
 
+    /// Frees the filter and the candidates, once the fold will look at every movie instead
+    /// (their 1.25 bytes a key are then the largest part of the import's memory).
+    mutating func release() {
+        layers = []
+        candidates = []
+    }
+
     /// The candidate hashes, sorted and distinct, for `isCandidate`; frees the filter.
     mutating func finish() -> [UInt64] {
         layers = []
