@@ -38,6 +38,23 @@ public final class Database {
         try execute("PRAGMA synchronous = NORMAL")
     }
 
+    /// Whether the schema has a table (or view, index, trigger) named `name`.
+    public func hasSchemaObject(_ name: String, type: String = "table") throws -> Bool {
+        try intScalar("SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = ? AND name = ?)", [.text(type), .text(name)]) == 1
+    }
+
+    /// Drops the indexes or triggers (`type`) on `tables` that have SQL of their own (not those
+    /// of constraints), returning their names and definitions to create them again.
+    public func dropSchemaObjects(_ type: String, on tables: [String]) throws -> [(name: String, sql: String)] {
+        let placeholders = Array(repeating: "?", count: tables.count).joined(separator: ", ")
+        let objects = try query("SELECT name, sql FROM sqlite_master WHERE type = ? AND sql IS NOT NULL AND tbl_name IN (\(placeholders))",
+                                [.text(type)] + tables.map { .text($0) }) { (name: try $0.text(0), sql: try $0.text(1)) }
+        // The keyword is one of two fixed words; the name is quoted as an identifier.
+        let keyword = type == "index" ? "INDEX" : "TRIGGER"
+        for object in objects { try execute("DROP \(keyword) \"\(object.name.replacing("\"", with: "\"\""))\"") }
+        return objects
+    }
+
     /// Runs `body` waiting at most `milliseconds` for locks (0: fail at once when busy).
     public func withBusyTimeout<T>(_ milliseconds: Int32, _ body: () throws -> T) rethrows -> T {
         sqlite3_busy_timeout(handle, milliseconds)

@@ -42,15 +42,17 @@ enum FilterCommand {
             context.stdout.write("\(try catalog.count(query.filters))\n")
             return
         }
+        // One plan (one sample) for the table's columns and its rows.
+        let plan = try catalog.plan(query)
         var tableFields = MovieField.allCases
         if format == .table {
-            let shown = try catalog.fieldsWithValues(MovieWriter.optionalColumns, in: query)
+            let shown = try catalog.fieldsWithValues(MovieWriter.optionalColumns, in: query, plan: plan)
             tableFields.removeAll { MovieWriter.optionalColumns.contains($0) && !shown.contains($0) }
         }
         let writer = MovieWriter(format: format, to: context.stdout, genres: try catalog.genres(),
                                  width: context.stdout.terminalColumns(environment: context.environment),
                                  tableFields: tableFields)
-        try catalog.forEachMovie(query) { writer.write($0) }
+        try catalog.forEachMovie(query, plan: plan) { writer.write($0) }
         try writer.finish()
         if format == .table { context.note("\(writer.count) movie\(writer.count == 1 ? "" : "s")") }
     }

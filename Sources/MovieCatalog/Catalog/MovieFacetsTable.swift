@@ -65,11 +65,17 @@ enum MovieFacetsTable {
 
     /// Drops movie_facets' indexes (the sort keys'), returning their definitions to rebuild them.
     static func dropIndexes(_ db: Database) throws -> [(name: String, sql: String)] {
-        let indexes = try db.query("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'movie_facets' AND sql IS NOT NULL") {
-            (name: try $0.text(0), sql: try $0.text(1))
+        try db.dropSchemaObjects("index", on: ["movie_facets"])
+    }
+
+    /// The smallest and largest ids of movie_facets, or nil when it is empty.
+    static func idBounds(_ db: Database) throws -> ClosedRange<Int64>? {
+        // Two subqueries: each is one index probe (a min and a max together would scan).
+        let bounds = try db.query("SELECT (SELECT min(id) FROM movie_facets), (SELECT max(id) FROM movie_facets)") {
+            ($0.optionalInt(0).map(Int64.init), $0.optionalInt(1).map(Int64.init))
         }
-        for index in indexes { try db.execute("DROP INDEX \"\(index.name.replacing("\"", with: "\"\""))\"") }
-        return indexes
+        guard let first = bounds.first, let low = first.0, let high = first.1 else { return nil }
+        return low...high
     }
 
     /// The number of rows where movie_facets differs from what movies and movie_genres say

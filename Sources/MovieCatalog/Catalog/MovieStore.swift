@@ -8,9 +8,10 @@ extension Catalog {
         return try db.query(sql.sql, sql.bindings, MovieColumns.movie(from:))
     }
 
-    /// Visits the matching movies one at a time, so output streams in flat memory.
-    public func forEachMovie(_ query: MovieQuery, _ body: (Movie) throws -> Void) throws {
-        let sql = try plan(query).sql
+    /// Visits the matching movies one at a time, so output streams in flat memory; `plan`, when
+    /// given, is `plan(query)` already made (the sample is then not taken again).
+    public func forEachMovie(_ query: MovieQuery, plan: QueryPlan? = nil, _ body: (Movie) throws -> Void) throws {
+        let sql = try (plan ?? self.plan(query)).sql
         try db.forEachRow(sql.sql, sql.bindings) { try body(try MovieColumns.movie(from: $0)) }
     }
 
@@ -25,14 +26,15 @@ extension Catalog {
     }
 
     /// Which of `fields` some movie of the query's result has a value for (tables leave out the
-    /// others' columns). One query: the page itself when the query is paged, else an EXISTS per field.
-    public func fieldsWithValues(_ fields: [MovieField], in query: MovieQuery) throws -> Set<MovieField> {
+    /// others' columns). One query: the page itself when the query is paged, else an EXISTS per
+    /// field; `plan` as for `forEachMovie`.
+    public func fieldsWithValues(_ fields: [MovieField], in query: MovieQuery, plan: QueryPlan? = nil) throws -> Set<MovieField> {
         let stored = fields.filter { $0.column != nil }
         guard !stored.isEmpty else { return [] }
         let sql: SQLFragment
         if query.limit != nil || query.offset != nil {
             let flags = stored.map { "max(\($0.column!) IS NOT NULL)" }.joined(separator: ", ")
-            sql = SQLFragment("SELECT \(flags) FROM (") + (try plan(query).sql) + SQLFragment(")")
+            sql = SQLFragment("SELECT \(flags) FROM (") + (try (plan ?? self.plan(query)).sql) + SQLFragment(")")
         } else {
             let condition = SQLBuilder.condition(for: query.filters)
             sql = SQLFragment.join(stored.map { field in

@@ -18,7 +18,7 @@ enum MovieTitlesTable {
 
     /// Whether `db` has the index.
     static func exists(_ db: Database) throws -> Bool {
-        try db.intScalar("SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?)", [.text(name)]) == 1
+        try db.hasSchemaObject(name)
     }
 
     /// The test that a title (`column`) has one of those two letters: in movie_title_exceptions'
@@ -30,7 +30,7 @@ enum MovieTitlesTable {
     /// How the catalog's title test can skip the two letters' check: `.none` when no title has
     /// them, `.listed` when movie_title_exceptions names those that do, else `.scanned`.
     static func exceptions(_ db: Database) throws -> TitleExceptions {
-        guard try db.intScalar("SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'movie_title_exceptions')") == 1 else {
+        guard try db.hasSchemaObject("movie_title_exceptions") else {
             return .scanned
         }
         return try db.intScalar("SELECT EXISTS (SELECT 1 FROM movie_title_exceptions)") == 1 ? .listed : .none

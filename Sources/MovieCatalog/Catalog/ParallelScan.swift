@@ -30,10 +30,8 @@ struct ParallelScan {
         guard (try? db.withBusyTimeout(0, { try db.execute("BEGIN IMMEDIATE") })) != nil else { return nil }
         defer { try? db.execute("ROLLBACK") }
         // Read under the lock: the parts' snapshot has exactly these ids.
-        let bounds = try db.query("SELECT (SELECT min(id) FROM movie_facets), (SELECT max(id) FROM movie_facets)") {
-            ($0.optionalInt(0).map(Int64.init), $0.optionalInt(1).map(Int64.init))
-        }
-        guard let first = bounds.first, let low = first.0, let high = first.1 else { return nil }
+        guard let ids = try MovieFacetsTable.idBounds(db) else { return nil }
+        let low = ids.lowerBound, high = ids.upperBound
         let span = high - low + 1
         guard span >= minimumSpan, span >= Int64(parts) else { return nil }
         // Part i holds ids from low + span * i / parts on; the first and last are open-ended.

@@ -253,13 +253,8 @@ struct QueryPlanner {
 extension Facet {
     /// The facet that selects on a sort key's field (nil for title: a title element is a substring).
     init?(sortKey: SortKey) {
-        switch sortKey {
-        case .title: return nil
-        case .year: self = .year
-        case .rating: self = .rating
-        case .votes: self = .votes
-        case .duration: self = .duration
-        }
+        guard let facet = Facet.allCases.first(where: { $0.sortKey == sortKey }) else { return nil }
+        self = facet
     }
 
     /// The sort key of a numeric facet's field.

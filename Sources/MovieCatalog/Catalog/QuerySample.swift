@@ -27,10 +27,8 @@ struct QuerySample {
     /// Samples `movie_facets f` joined to `movies m` under `condition` (over those aliases), each
     /// of `facets` alone, and `keyColumn` (e.g. `f.rating`; nil for none).
     init(_ db: Database, condition: SQLFragment, facets: [(Facet, SQLFragment)], keyColumn: String?) throws {
-        let bounds = try db.query("SELECT (SELECT min(id) FROM movie_facets), (SELECT max(id) FROM movie_facets)") {
-            ($0.optionalInt(0).map(Int64.init), $0.optionalInt(1).map(Int64.init))
-        }
-        guard let first = bounds.first, let low = first.0, let high = first.1 else { return }
+        guard let ids = try MovieFacetsTable.idBounds(db) else { return }
+        let low = ids.lowerBound, high = ids.upperBound
         let span = high - low + 1
         let count = Int64(Self.ranges), width = Int64(Self.width)
         var ranges: [(Int64, Int64)] = []

@@ -61,20 +61,8 @@ final class BulkAppender {
         insertFacets = try db.prepare(MovieFacetsTable.insertHead + MovieFacetsTable.insertValues, persistent: true)
         insertFacetsBatch = try db.prepare(MovieFacetsTable.insertHead
             + Array(repeating: MovieFacetsTable.insertValues, count: Self.batchSize).joined(separator: ", "), persistent: true)
-        for (name, sql) in try db.query("""
-            SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name IN ('movies', 'movie_genres')
-            """, [], { (try $0.text(0), try $0.text(1)) }) {
-            try db.execute("DROP TRIGGER \"\(name.replacing("\"", with: "\"\""))\"")
-            droppedTriggers.append(sql)
-        }
-        let indexes = try db.query("""
-            SELECT name, sql FROM sqlite_master
-             WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN ('movies', 'movie_genres', 'movie_facets')
-            """) { (name: try $0.text(0), sql: try $0.text(1)) }
-        for index in indexes {
-            try db.execute("DROP INDEX \"\(index.name.replacing("\"", with: "\"\""))\"")
-            droppedIndexes.append(index)
-        }
+        droppedTriggers = try db.dropSchemaObjects("trigger", on: ["movies", "movie_genres"]).map(\.sql)
+        droppedIndexes = try db.dropSchemaObjects("index", on: ["movies", "movie_genres", "movie_facets"])
         // Appended rows are checked by MovieRules.violation, not by SQLite's CHECKs. A flag
         // pragma re-prepares statements, so only those stepped while appending skip them.
         try db.execute("PRAGMA ignore_check_constraints = ON")
