@@ -48,7 +48,7 @@ import TestSupport
             let file = dir.appendingPathComponent("in-\(UInt32.random(in: 0...UInt32.max, using: &rng)).csv")
             try Data(("title,year,genres,rating,duration,certification\n" + rows.joined(separator: "\n") + "\n").utf8).write(to: file)
             var options = ImportOptions()
-            options.bulkLoad = Bool.random(using: &rng) ? .always : .never
+            options.bulkLoad = [BulkLoad.always, .alwaysMergingEveryRow, .never].randomElement(using: &rng)!
             options.onDuplicate = Bool.random(using: &rng) ? .update : .skip
             _ = try Importer(catalog: catalog, options: options, progressOutput: nil).run(paths: [file.path])
         case 5: try db.run("UPDATE OR IGNORE movies SET rating = ?, year = ? WHERE id = ?",

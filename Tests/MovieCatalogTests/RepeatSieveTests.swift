@@ -5,8 +5,8 @@ import Testing
 @testable import SQLiteStore
 import TestSupport
 
-/// The sieve narrows folding to the movies that may repeat, so it must never miss one: keys
-/// SQLite's natural-key index calls equal hash alike, and every repeated key is a candidate.
+/// The sieve sends the rows that may repeat a key to the merge, so it must never miss one: keys
+/// SQLite's natural-key index calls equal hash alike, and every repeated key is a "maybe".
 @Suite struct RepeatSieveTests {
     /// Titles from letters whose case SQLite's NOCASE folds (ASCII) and letters it does not.
     static func randomTitle(_ rng: inout SeededRandom) -> String {
@@ -49,53 +49,35 @@ import TestSupport
         #expect(RepeatSieve.hash(of: a, byIMDbID: true) != RepeatSieve.hash(of: Movie(title: "Heat", imdbID: "tt0113278"), byIMDbID: true))
     }
 
-    /// Sizes that make the filter grow layers and the candidate list overflow, or not.
-    @Test("every repeated key is a candidate; unrepeated ones rarely are", arguments: [
-        (capacity: 1 << 22, limit: 1 << 20), (capacity: 1_000, limit: 1 << 20), (capacity: 1_000, limit: 500),
-    ])
-    func candidatesCoverRepeats(sizes: (capacity: Int, limit: Int)) {
-        var rng = SeededRandom(seed: UInt64(sizes.capacity + sizes.limit))
-        var sieve = RepeatSieve(capacity: sizes.capacity, candidateLimit: sizes.limit)
-        var seen: [UInt64: Int] = [:]
+    /// Sizes that make the filter grow layers, or not.
+    @Test("every repeated key is a 'maybe seen'; new ones rarely are", arguments: [1 << 22, 1_000])
+    func repeatsAreNeverMissed(capacity: Int) {
+        var rng = SeededRandom(seed: UInt64(capacity))
+        var sieve = RepeatSieve(capacity: capacity)
+        var seen = Set<UInt64>(), keys: [UInt64] = []
+        var missed = 0, falseMaybes = 0, repeats = 0
         for _ in 0..<60_000 {
             // About one key in twenty repeats an earlier one.
-            let key = Int.random(in: 0..<20, using: &rng) == 0 && !seen.isEmpty
-                ? seen.keys.randomElement(using: &rng)! : rng.next()
-            let hash = RepeatSieve.hash(of: Movie(title: "movie \(key)", year: 2000), byIMDbID: false)
-            sieve.add(hash)
-            seen[key, default: 0] += 1
+            let key = Int.random(in: 0..<20, using: &rng) == 0 && !keys.isEmpty ? keys.randomElement(using: &rng)! : rng.next()
+            let maybe = sieve.insert(RepeatSieve.hash(of: Movie(title: "movie \(key)", year: 2000), byIMDbID: false))
+            if seen.contains(key) {
+                repeats += 1
+                if !maybe { missed += 1 }
+            } else {
+                if maybe { falseMaybes += 1 }
+                seen.insert(key)
+                keys.append(key)
+            }
         }
-        let repeated = seen.filter { $0.value > 1 }.map { RepeatSieve.hash(of: Movie(title: "movie \($0.key)", year: 2000), byIMDbID: false) }
-        let overflowed = sieve.overflowed
-        let candidates = sieve.finish()
-        if overflowed {
-            #expect(sizes.limit < repeated.count, "gives up only past its limit")
-            #expect(candidates.isEmpty)
-        } else {
-            #expect(repeated.allSatisfy { RepeatSieve.isCandidate($0, in: candidates) }, "no repeated key is missed")
-            // About 1 % a layer; a filter grown to many layers adds theirs up.
-            #expect(candidates.count - repeated.count < seen.count / 12, "few false candidates")
-        }
+        #expect(repeats > 1_000)
+        #expect(missed == 0, "no repeated key is missed")
+        // About 1 % a layer; a filter grown to many layers adds theirs up.
+        #expect(falseMaybes < seen.count / 12, "few new keys are taken for repeats")
     }
 
-    @Test("a stored movie's key becomes a candidate when an appended key may equal it")
-    func storedCandidates() {
-        var sieve = RepeatSieve(capacity: 1_000, candidateLimit: 100)
-        let stored = RepeatSieve.hash(of: Movie(title: "Alien", year: 1979), byIMDbID: false)
-        sieve.add(RepeatSieve.hash(of: Movie(title: "ALIEN", year: 1979), byIMDbID: false))
-        #expect(!sieve.mayRepeat)
-        #expect(sieve.contains(stored))
-        sieve.addCandidate(stored)
-        #expect(sieve.mayRepeat)
-        #expect(sieve.finish() == [stored])
-    }
-
-    @Test("past its candidate limit the sieve gives up narrowing, and releasing its memory keeps that answer")
-    func overflowAndRelease() {
-        var sieve = RepeatSieve(capacity: 64, candidateLimit: 8)
-        for hash in 0..<40 as Range<UInt64> { sieve.add(hash); sieve.add(hash) }
-        #expect(sieve.overflowed && sieve.mayRepeat)
-        sieve.release()
-        #expect(sieve.overflowed && sieve.mayRepeat)
+    @Test("a sieve that sees everything takes every key, new or not, for a possible repeat")
+    func seesEverything() {
+        var sieve = RepeatSieve(capacity: 1_000, seesEverything: true)
+        #expect((0..<100 as Range<UInt64>).allSatisfy { sieve.insert($0 &* 0x9E37_79B9_7F4A_7C15) })
     }
 }

@@ -12,7 +12,15 @@ enum MovieColumns {
     static let insertWidth = MovieField.stored.count + 3
 
     /// `INSERT INTO movies (id, <columns>, added_at, updated_at)` without its VALUES.
-    static let insertHead = "INSERT INTO movies (id, \(names), added_at, updated_at) VALUES "
+    static let insertHead = insertHead(into: "movies")
+
+    /// The same for another table with the columns of `movies` (`tableSQL`'s).
+    static func insertHead(into table: String) -> String {
+        "INSERT INTO \(table) (id, \(names), added_at, updated_at) VALUES "
+    }
+
+    /// The columns of a scratch table that holds movie rows as `insertHead` writes them.
+    static let tableSQL = "(id INTEGER PRIMARY KEY, \(names), added_at, updated_at)"
 
     /// One `(?, ?, ...)` group of an insert.
     static let insertValues = "(" + Array(repeating: "?", count: insertWidth).joined(separator: ", ") + ")"

@@ -1,10 +1,12 @@
 import MovieDomain
 import SQLiteStore
-/// Appends a bulk load's rows without lookups, then folds repeats as row by row would have.
+/// Appends a bulk load's rows without lookups, then merges repeats as row by row would have.
 ///
 /// The unique indexes are dropped first, rows go in as multi-row INSERTs with ids numbered
 /// here, and at the end the indexes are rebuilt by sorting (which beats a million random B-tree
-/// inserts). When a rebuild finds repeats of the key, `RepeatFolder` folds them.
+/// inserts). A row whose key `RepeatSieve` may have seen (in the input or the stored catalog) is
+/// set aside instead, and `RepeatMerger` merges those rows by key once the indexes are back, so
+/// a repeat costs about what a new row does.
 ///
 /// Rows are matched on one key for the whole append: the IMDb id when the first row has one,
 /// else the title and year. That equals the row-by-row rules only while every row is keyed
@@ -14,8 +16,8 @@ final class BulkAppender {
     private let db: Database
     private let genres: GenreResolver
     /// The key rows are matched on while appending.
-    let key: RepeatFolder.Key
-    /// The columns every appended row had (folding copies them from the last repeat).
+    let key: RepeatMerger.Key
+    /// The columns every appended row had (the merge copies them from the last repeat).
     let fields: MovieFields
     /// Index definitions dropped for the load; the unique ones come back in `stop()`, the rest in `finish()`.
     private(set) var droppedIndexes: [(name: String, sql: String)] = []
@@ -23,27 +25,20 @@ final class BulkAppender {
     /// appending (rows and their facet rows are written together here, titles indexed after);
     /// back in `stop()`.
     private var droppedTriggers: [String] = []
-    /// Appended rows of the current batch, by index; they hold the ids before `nextID`, in order.
-    private var pendingRows: [Int] = []
-    /// The genre bit set of each pending row (for its movie_facets row).
-    private var pendingMasks: [Int64] = []
-    /// Their genre links as (movie id, genre id) pairs, inserted after the movies.
-    private var pendingLinks: [Int64] = []
+    /// Rows appended to the catalog, and rows set aside for the merge.
+    private let appended: AppendQueue
+    private let later: AppendQueue
     private var nextID: Int64
     private let maxIDBefore: Int64
-    /// The appended keys' hashes: which movies may repeat one, so folding looks at those only.
-    private var sieve = RepeatSieve()
+    /// The keys seen so far, stored and appended: which rows may repeat one.
+    private var sieve: RepeatSieve
+    /// Rows set aside for the merge.
+    private var setAside = 0
     private let nowSeconds: Int64
-    private static let batchSize = 64
-    private let insertMovie: Statement
-    private let insertMovieBatch: Statement
-    private let insertLink: Statement
-    private let insertLinkBatch: Statement
-    private let insertFacets: Statement
-    private let insertFacetsBatch: Statement
 
     /// Starts appending rows like `first` (its key and columns) after stored ids up to `maxIDBefore`.
-    init(db: Database, genres: GenreResolver, first: ImportRow, maxIDBefore: Int64, nowSeconds: Int64) throws {
+    init(db: Database, genres: GenreResolver, first: ImportRow, maxIDBefore: Int64, nowSeconds: Int64,
+         sieve: RepeatSieve = RepeatSieve()) throws {
         self.db = db
         self.genres = genres
         key = first.imdbID == nil ? .titleYear : .imdbID
@@ -51,21 +46,29 @@ final class BulkAppender {
         nextID = maxIDBefore + 1
         self.maxIDBefore = maxIDBefore
         self.nowSeconds = nowSeconds
-        insertMovie = try db.prepare(MovieColumns.insertHead + MovieColumns.insertValues, persistent: true)
-        insertMovieBatch = try db.prepare(
-            MovieColumns.insertHead + Array(repeating: MovieColumns.insertValues, count: Self.batchSize).joined(separator: ", "),
-            persistent: true)
-        insertLink = try db.prepare("INSERT OR IGNORE INTO movie_genres (movie_id, genre_id) VALUES (?, ?)", persistent: true)
-        insertLinkBatch = try db.prepare("INSERT INTO movie_genres (movie_id, genre_id) VALUES "
-            + Array(repeating: "(?, ?)", count: Self.batchSize).joined(separator: ", "), persistent: true)
-        insertFacets = try db.prepare(MovieFacetsTable.insertHead + MovieFacetsTable.insertValues, persistent: true)
-        insertFacetsBatch = try db.prepare(MovieFacetsTable.insertHead
-            + Array(repeating: MovieFacetsTable.insertValues, count: Self.batchSize).joined(separator: ", "), persistent: true)
+        self.sieve = sieve
+        appended = try AppendQueue(db, table: "movies", linkTable: "movie_genres", facets: true, nowSeconds: nowSeconds)
+        try db.execute(RepeatMerger.tablesSQL)
+        later = try AppendQueue(db, table: RepeatMerger.rowTable, linkTable: RepeatMerger.linkTable, facets: false, nowSeconds: nowSeconds)
+        // Stored keys first: a row repeating one is set aside like a repeat within the input.
+        if maxIDBefore > 0 { try sieveStoredKeys() }
         droppedTriggers = try db.dropSchemaObjects("trigger", on: ["movies", "movie_genres"]).map(\.sql)
         droppedIndexes = try db.dropSchemaObjects("index", on: ["movies", "movie_genres", "movie_facets"])
         // Appended rows are checked by MovieRules.violation, not by SQLite's CHECKs. A flag
         // pragma re-prepares statements, so only those stepped while appending skip them.
         try db.execute("PRAGMA ignore_check_constraints = ON")
+    }
+
+    /// Puts every stored movie's key into the sieve.
+    private func sieveStoredKeys() throws {
+        let byIMDbID = key == .imdbID
+        let rows = try db.prepare("SELECT title, year, imdb_id FROM movies")
+        while try rows.step() {
+            let hash = rows.withText(0) { title in
+                rows.withText(2) { RepeatSieve.hash(title: title, year: rows.optionalInt(1), imdbID: $0, byIMDbID: byIMDbID) }
+            }
+            _ = sieve.insert(hash)
+        }
     }
 
     /// Whether a stored catalog lets rows keyed like `first` be appended: every stored movie
@@ -80,105 +83,50 @@ final class BulkAppender {
         row.present == fields && (row.imdbID != nil) == (key == .imdbID)
     }
 
-    /// Queues row `index` of `batch` with the next id; its genres follow it. Returns the id.
+    /// Queues row `index` of `batch` with the next id, to be appended, or set aside when its key
+    /// may repeat one seen before; its genres follow it. Returns the id.
     func append(_ row: ImportRow, at index: Int, of batch: UnsafeBufferPointer<ImportRow>) throws -> Int64 {
         if let violation = MovieRules.violation(in: row.movie) {
             throw CatalogError(.internalError, "internal error: line \(row.line) passed validation but \(violation)")
         }
         let id = nextID
         nextID += 1
-        sieve.add(RepeatSieve.hash(of: row.movie, byIMDbID: key == .imdbID))
-        pendingRows.append(index)
-        let firstLink = pendingLinks.count
-        var mask: Int64 = 0
-        for name in row.genres {
-            let genreID = try genres.id(for: name)
-            // A genre named twice in one cell links once.
-            if stride(from: firstLink + 1, to: pendingLinks.count, by: 2).contains(where: { pendingLinks[$0] == genreID }) {
-                continue
-            }
-            pendingLinks.append(id)
-            pendingLinks.append(genreID)
-            mask |= MovieFacetsTable.bit(ofGenre: genreID)
-        }
-        pendingMasks.append(mask)
-        if pendingRows.count == Self.batchSize { try flush(batch, all: false) }
+        let queue = sieve.insert(RepeatSieve.hash(of: row.movie, byIMDbID: key == .imdbID)) ? later : appended
+        if queue === later { setAside += 1 }
+        queue.add(index, id: id)
+        for name in row.genres { queue.link(try genres.id(for: name)) }
+        if queue.isFull { try queue.flush(batch, all: false) }
         return id
     }
 
-    /// Writes the queued movies, then their genre links (which reference them): full batches
-    /// only, unless `all`, when the rest go one by one.
+    /// Writes the queued rows: full batches only, unless `all`.
     func flush(_ batch: UnsafeBufferPointer<ImportRow>?, all: Bool) throws {
-        let firstID = nextID - Int64(pendingRows.count)
-        precondition(pendingRows.isEmpty || batch != nil, "appended rows outlived their batch")
-        if !pendingRows.isEmpty, let rows = batch {
-            if pendingRows.count == Self.batchSize {
-                for (i, index) in pendingRows.enumerated() {
-                    try MovieColumns.bindInsert(rows[index].movie, id: firstID + Int64(i), now: nowSeconds,
-                                                to: insertMovieBatch, at: Int32(MovieColumns.insertWidth * i))
-                    try MovieFacetsTable.bind(rows[index].movie, id: firstID + Int64(i), genres: pendingMasks[i],
-                                              to: insertFacetsBatch, at: Int32((MovieFacetsTable.fields.count + 2) * i))
-                }
-                try insertMovieBatch.step()
-                insertMovieBatch.reset(clearingBindings: false)
-                try insertFacetsBatch.step()
-                insertFacetsBatch.reset(clearingBindings: false)
-            } else {
-                for (i, index) in pendingRows.enumerated() {
-                    try MovieColumns.bindInsert(rows[index].movie, id: firstID + Int64(i), now: nowSeconds, to: insertMovie, at: 0)
-                    try insertMovie.step()
-                    insertMovie.reset(clearingBindings: false)
-                    try MovieFacetsTable.bind(rows[index].movie, id: firstID + Int64(i), genres: pendingMasks[i], to: insertFacets, at: 0)
-                    try insertFacets.step()
-                    insertFacets.reset(clearingBindings: false)
-                }
-            }
-        }
-        pendingRows.removeAll(keepingCapacity: true)
-        pendingMasks.removeAll(keepingCapacity: true)
-
-        let full = 2 * Self.batchSize
-        var offset = 0
-        while pendingLinks.count - offset >= full {
-            for i in 0..<full { try insertLinkBatch.bind(pendingLinks[offset + i], at: Int32(i + 1)) }
-            try insertLinkBatch.step()
-            insertLinkBatch.reset(clearingBindings: false)
-            offset += full
-        }
-        while all && offset < pendingLinks.count {
-            try insertLink.bind(pendingLinks[offset], at: 1)
-            try insertLink.bind(pendingLinks[offset + 1], at: 2)
-            try insertLink.step()
-            insertLink.reset(clearingBindings: false)
-            offset += 2
-        }
-        pendingLinks.removeFirst(offset)
+        try appended.flush(batch, all: all)
+        try later.flush(batch, all: all)
     }
 
     /// Forgets rows still queued from a batch that ends with an error (the import rolls back).
     func discardPending() {
-        pendingRows.removeAll(keepingCapacity: true)
-        pendingMasks.removeAll(keepingCapacity: true)
+        appended.discard()
+        later.discard()
     }
 
-    /// Ends appending: writes what is queued, turns CHECKs back on, and rebuilds the unique
-    /// indexes, folding repeats of the key first when there are any. `fold` does the folding,
-    /// told whether `temp.import_candidates` holds the ids of every movie that may repeat.
-    func stop(_ batch: UnsafeBufferPointer<ImportRow>?, timings: PhaseTimings, fold: (_ amongCandidates: Bool) throws -> Void) throws {
+    /// Ends appending: writes what is queued, turns CHECKs back on, rebuilds the unique indexes
+    /// (appended rows never repeat a key) and, when rows were set aside, calls `merge`.
+    func stop(_ batch: UnsafeBufferPointer<ImportRow>?, timings: PhaseTimings, merge: () throws -> Void) throws {
         try flush(batch, all: true)
+        sieve.release()
         try db.execute("PRAGMA ignore_check_constraints = OFF")
         timings.mark("append rows")
-        // The key's own index first: its rebuild is what would meet repeats.
-        let unique = droppedIndexes.filter { $0.name == key.index } + droppedIndexes.filter { $0.name == key.otherIndex }
-        for (position, index) in unique.enumerated() {
-            if position == 0 {
-                try buildKeyIndex(index, timings: timings, fold: fold)
-            } else {
-                try db.execute(index.sql)
-            }
+        for index in droppedIndexes where index.name == key.index || index.name == key.otherIndex {
+            try db.execute(index.sql)
             timings.mark("index \(index.name)")
         }
         droppedIndexes.removeAll { $0.name == key.index || $0.name == key.otherIndex }
+        if setAside > 0 {
+            try merge()
+        }
+        try db.execute(RepeatMerger.dropTablesSQL)
         if try MovieTitlesTable.exists(db) {
             try MovieTitlesTable.index(db, above: maxIDBefore)
             timings.mark("title index")
@@ -187,69 +135,6 @@ final class BulkAppender {
         for sql in droppedTriggers { try db.execute(sql) }
         droppedTriggers = []
         timings.mark("triggers")
-    }
-
-    /// Builds the key's unique index, folding repeats first when the sieve saw some or the
-    /// build meets one (a repeat of a stored movie, which the sieve does not see alone).
-    private func buildKeyIndex(_ index: (name: String, sql: String), timings: PhaseTimings,
-                               fold: (_ amongCandidates: Bool) throws -> Void) throws {
-        if !sieve.mayRepeat {
-            do {
-                try db.execute(index.sql)
-                return
-            } catch let error as DatabaseError where error.code == .constraint {
-                timings.mark("index \(index.name) (finding repeats)")
-            }
-        }
-        let narrowed = try markCandidates()
-        timings.mark("repeat candidates")
-        defer { if narrowed { try? db.execute("DROP TABLE temp.import_candidates") } }
-        try fold(narrowed)
-        timings.mark("fold repeats")
-        try db.execute(index.sql)
-    }
-
-    /// Fills `temp.import_candidates` with the ids of the movies whose key hash is a candidate:
-    /// every movie of every repeated key, and a few more. False when too many keys repeat to
-    /// narrow the fold (the fold then looks at every movie).
-    private func markCandidates() throws -> Bool {
-        guard !sieve.overflowed else {
-            sieve.release()
-            return false
-        }
-        try db.execute("CREATE TEMP TABLE import_candidates (id INTEGER PRIMARY KEY)")
-        let insert = try db.prepare("INSERT INTO temp.import_candidates (id) VALUES (?)")
-        let byIMDbID = key == .imdbID
-        func scan(_ condition: String, _ isCandidate: (UInt64) -> Bool) throws {
-            let rows = try db.prepare("SELECT id, title, year, imdb_id FROM movies WHERE \(condition)")
-            try rows.bind(.integer(maxIDBefore), at: 1)
-            while try rows.step() {
-                let hash = rows.withText(1) { title in
-                    rows.withText(3) { RepeatSieve.hash(title: title, year: rows.optionalInt(2), imdbID: $0, byIMDbID: byIMDbID) }
-                }
-                if isCandidate(hash) {
-                    try insert.bind(try rows.int64(0), at: 1)
-                    _ = try insert.step()
-                    insert.reset(clearingBindings: false)
-                }
-            }
-        }
-        // Stored movies first: one whose key an appended row may repeat makes it a candidate.
-        if maxIDBefore > 0 {
-            try scan("id <= ?") { hash in
-                guard sieve.contains(hash) else { return false }
-                sieve.addCandidate(hash)
-                return true
-            }
-            if sieve.overflowed {
-                sieve.release()
-                try db.execute("DROP TABLE temp.import_candidates")
-                return false
-            }
-        }
-        let candidates = sieve.finish()
-        try scan("id > ?") { RepeatSieve.isCandidate($0, in: candidates) }
-        return true
     }
 
     /// Rebuilds the other dropped indexes (inside the same transaction).

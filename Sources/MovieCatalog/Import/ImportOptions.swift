@@ -20,12 +20,15 @@ public enum ImportFormat: String, CaseIterable, Sendable {
     }
 }
 
-/// When `import` appends rows in bulk and folds repeats afterwards, rather than row by row.
+/// When `import` appends rows in bulk and merges repeats afterwards, rather than row by row.
 public enum BulkLoad: Sendable {
     /// Into an empty catalog, or when the input is large beside the catalog.
     case auto
     /// Whenever the duplicate policy allows (tests use it to compare both paths).
     case always
+    /// As `always`, with every row set aside as a possible repeat and merged at the end (tests
+    /// use it to compare the merge with row by row on every row).
+    case alwaysMergingEveryRow
     /// Never.
     case never
 }

@@ -37,7 +37,7 @@ final class ImportWriter {
     private var bulk: BulkAppender?
     /// Indexes a finished bulk append still has to rebuild at `finish()`.
     private var finishedBulk: BulkAppender?
-    /// How folding changed the counts since the last `endOfInput()`.
+    /// How merging repeats changed the counts since the last `endOfInput()`.
     private var folded = FoldCounts()
     /// The batch being written (valid between `begin(batch:)` and `endBatch()`).
     private var batch: UnsafeBufferPointer<ImportRow>?
@@ -46,13 +46,17 @@ final class ImportWriter {
     /// Rows appended in bulk so far (tests check which path an import took).
     private(set) var appendedRows = 0
 
-    init(db: Database, policy: DuplicatePolicy, bulkLoad: Bool) throws {
+    /// Every row set aside and merged (`BulkLoad.alwaysMergingEveryRow`).
+    private let mergingEveryRow: Bool
+
+    init(db: Database, policy: DuplicatePolicy, bulkLoad: Bool, mergingEveryRow: Bool = false) throws {
+        self.mergingEveryRow = mergingEveryRow
         self.db = db
         self.policy = policy
         maxIDBefore = Int64(try db.intScalar("SELECT ifnull(max(id), 0) FROM movies"))
         identity = try MovieIdentity(db: db)
         saver = try MovieSaver(db: db)
-        // Stored movies can only be folded into under update or skip; fail needs each row's line.
+        // Stored movies can only be merged into under update or skip; fail needs each row's line.
         bulkEligible = bulkLoad && (maxIDBefore == 0 || policy != .fail)
     }
 
@@ -79,7 +83,8 @@ final class ImportWriter {
         if bulkEligible {
             bulkEligible = false
             if row.present.contains(.title), try maxIDBefore == 0 || BulkAppender.storedCatalogAllows(db, first: row) {
-                bulk = try BulkAppender(db: db, genres: genres, first: row, maxIDBefore: maxIDBefore, nowSeconds: nowSeconds)
+                bulk = try BulkAppender(db: db, genres: genres, first: row, maxIDBefore: maxIDBefore, nowSeconds: nowSeconds,
+                                        sieve: RepeatSieve(seesEverything: mergingEveryRow))
             }
         }
         if let bulk, let batch {
@@ -130,7 +135,7 @@ final class ImportWriter {
     var genresBefore: [String] { genres.known.codes }
 
     /// Ends an input: after a bulk append the unique indexes are back, so later inputs go row
-    /// by row. Returns how folding changed the input's counts.
+    /// by row. Returns how merging changed the input's counts.
     func endOfInput() throws -> FoldCounts {
         bulkEligible = false
         try stopAppending()
@@ -138,15 +143,14 @@ final class ImportWriter {
         return folded
     }
 
-    /// Leaves bulk appending: writes what is queued, folds repeats, rebuilds the unique indexes.
+    /// Leaves bulk appending: writes what is queued, rebuilds the unique indexes, merges repeats.
     private func stopAppending() throws {
         guard let appender = bulk else { return }
         bulk = nil
         finishedBulk = appender
-        try appender.stop(batch, timings: timings) { amongCandidates in
-            let counts = try RepeatFolder.fold(db, key: appender.key, amongCandidates: amongCandidates, maxIDBefore: maxIDBefore,
-                                               maxGenreIDBefore: genres.maxIDBefore, policy: policy,
-                                               fields: appender.fields, now: now, touched: &touched, timings: timings)
+        try appender.stop(batch, timings: timings) {
+            let counts = try RepeatMerger.merge(db, key: appender.key, maxIDBefore: maxIDBefore, maxGenreIDBefore: genres.maxIDBefore,
+                                                policy: policy, fields: appender.fields, now: now, touched: &touched, timings: timings)
             folded.repeated += counts.repeated
             folded.updated += counts.updated
             folded.skipped += counts.skipped
@@ -164,7 +168,7 @@ final class ImportWriter {
     }
 }
 
-/// How folding changed an input's counts: rows first counted as inserted that were repeats.
+/// How merging repeats changed an input's counts: rows first counted as inserted that were repeats.
 struct FoldCounts: Equatable {
     /// Rows that repeated an earlier row of the input (the last one's values were kept).
     var repeated = 0
@@ -172,6 +176,6 @@ struct FoldCounts: Equatable {
     var updated = 0
     /// Rows that repeated a stored movie under `--on-duplicate skip`.
     var skipped = 0
-    /// All folded rows: each was counted as inserted when appended.
+    /// All merged rows: each was counted as inserted when appended.
     var notInserted: Int { repeated + updated + skipped }
 }

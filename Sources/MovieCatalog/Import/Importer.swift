@@ -68,7 +68,8 @@ public final class Importer {
                     // places (IMDb's 1.56M ratings onto 850k movies: 4.9 s instead of 10.6 s).
                     let deferred = stored > 0 && inputBytes / 60 >= stored / 4 ? try MovieFacetsTable.dropIndexes(db) : []
                     if let path = self.options.rejectsPath { self.rejects = try RejectsWriter(path: path) }
-                    self.writer = try ImportWriter(db: db, policy: self.options.onDuplicate, bulkLoad: bulkLoad)
+                    self.writer = try ImportWriter(db: db, policy: self.options.onDuplicate, bulkLoad: bulkLoad,
+                                                   mergingEveryRow: self.options.bulkLoad == .alwaysMergingEveryRow)
                     for (input, format) in inputs { try self.importInput(input, format: format) }
                     if self.report.problemCount > 0 && !self.options.skipInvalid { throw self.invalidRowsError() }
                     try self.writer?.finish()
@@ -126,10 +127,10 @@ public final class Importer {
     static func bulkLoads(_ options: ImportOptions, stored: Int, inputBytes: Int) -> Bool {
         switch options.bulkLoad {
         case .never: return false
-        case .always: return true
+        case .always, .alwaysMergingEveryRow: return true
         case .auto:
             let estimatedRows = inputBytes / 60   // a movie line is some 60 bytes
-            // Measured at 1M stored: bulk wins for new rows from ~20% of the catalog, but folds
+            // Measured at 1M stored: bulk wins for new rows from ~20% of the catalog, but merges
             // updates slower than row-by-row; half the catalog keeps it on the safe side.
             return stored == 0 || (estimatedRows >= 50_000 && estimatedRows >= stored / 2)
         }

@@ -1,10 +1,10 @@
 import MovieDomain
 
-/// Spots, while a bulk load appends, the keys that may repeat, in memory that does not grow
-/// with the rows' size: a blocked Bloom filter of key hashes. A row whose hash the filter has
-/// seen makes that hash a candidate; at the end only the movies with a candidate hash are
-/// folded (`RepeatFolder` compares their keys exactly, so a false candidate, from a hash
-/// collision or the filter's 1 % false positives, only costs a little time).
+/// Tells, while a bulk load appends, the rows whose key may repeat an earlier one from those
+/// whose key surely does not, in memory that does not grow with the rows' size: a blocked Bloom
+/// filter of key hashes. A row it has surely not seen is appended at once; one it may have seen
+/// is set aside and merged by key at the end (`RepeatMerger` compares keys exactly, so a false
+/// "maybe", from a hash collision or the filter's 1 % false positives, only costs a little time).
 struct RepeatSieve {
     /// Bits in one layer of the filter: 512-bit blocks (one cache line), 10 bits a key.
     private struct Layer {
@@ -49,89 +49,31 @@ struct RepeatSieve {
     }
 
     private var layers: [Layer]
-    /// Hashes seen again (with repeats), at most `candidateLimit` of them.
-    private var candidates: [UInt64] = []
-    private let candidateLimit: Int
-    /// More keys repeat than `candidateLimit`: every movie is a candidate.
-    private(set) var overflowed = false
+    /// Says "maybe seen" of every key: for tests of the merge, which then gets every row.
+    private let seesEverything: Bool
 
-    /// A sieve whose first layer holds `capacity` keys (it grows in layers past that), that
-    /// gives up on narrowing beyond `candidateLimit` repeats (8 bytes each).
-    init(capacity: Int = 1 << 22, candidateLimit: Int = 1 << 20) {
+    /// A sieve whose first layer holds `capacity` keys (it grows in layers past that); with
+    /// `seesEverything`, one that takes every key for a possible repeat.
+    init(capacity: Int = 1 << 22, seesEverything: Bool = false) {
         layers = [Layer(capacity: capacity)]
-        self.candidateLimit = candidateLimit
+        self.seesEverything = seesEverything
     }
 
-    /// Whether any key may have repeated so far.
-    var mayRepeat: Bool { overflowed || !candidates.isEmpty }
+    /// Frees the filter (1.25 bytes a key) once the append is over, so the index builds and the
+    /// merge run without it; the sieve is not asked again.
+    mutating func release() {
+        layers = [Layer(capacity: 0)]
+    }
 
-    /// Records a key's hash; notes it as a candidate when it may have been seen before.
-    mutating func add(_ hash: UInt64) {
-        if contains(hash) {
-            addCandidate(hash)
-            return
-        }
+    /// Records a key's hash; true when the key may have been seen before (never false for one
+    /// that has).
+    mutating func insert(_ hash: UInt64) -> Bool {
+        if seesEverything || layers.contains(where: { $0.contains(hash) }) { return true }
         if layers[layers.count - 1].count >= layers[layers.count - 1].capacity {
             layers.append(Layer(capacity: layers[layers.count - 1].capacity * 2))
         }
         layers[layers.count - 1].insert(hash)
-    }
-
-    /// Whether the filter may have seen `hash` (never false for one it has).
-    func contains(_ hash: UInt64) -> Bool {
-        layers.contains { $0.contains(hash) }
-    }
-
-    /// Makes `hash` a candidate (for a stored movie whose key an appended row may repeat).
-    mutating func addCandidate(_ hash: UInt64) {
-        guard !overflowed else { return }
-        if candidates.count == candidateLimit {
-            // Duplicates first: a key repeated many times is one candidate.
-            Self.sortDistinct(&candidates)
-            if candidates.count * 2 > candidateLimit {
-                overflowed = true
-                candidates = []
-                return
-            }
-        }
-        candidates.append(hash)
-    }
-
-    /// Frees the filter and the candidates, once the fold will look at every movie instead
-    /// (their 1.25 bytes a key are then the largest part of the import's memory).
-    mutating func release() {
-        layers = []
-        candidates = []
-    }
-
-    /// The candidate hashes, sorted and distinct, for `isCandidate`; frees the filter.
-    mutating func finish() -> [UInt64] {
-        layers = []
-        var sorted = candidates
-        candidates = []
-        Self.sortDistinct(&sorted)
-        return sorted
-    }
-
-    /// Sorts `hashes` and drops repeats, in place (a Set would take twice the memory).
-    private static func sortDistinct(_ hashes: inout [UInt64]) {
-        hashes.sort()
-        var kept = 0
-        for i in hashes.indices where kept == 0 || hashes[kept - 1] != hashes[i] {
-            hashes[kept] = hashes[i]
-            kept += 1
-        }
-        hashes.removeLast(hashes.count - kept)
-    }
-
-    /// Whether a hash is one of `sorted` (binary search).
-    static func isCandidate(_ hash: UInt64, in sorted: [UInt64]) -> Bool {
-        var lo = 0, hi = sorted.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if sorted[mid] < hash { lo = mid + 1 } else { hi = mid }
-        }
-        return lo < sorted.count && sorted[lo] == hash
+        return false
     }
 
     /// The hash of a movie's key as the natural-key index compares it: the title with ASCII
