@@ -43,12 +43,20 @@ public final class Database {
         try intScalar("SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = ? AND name = ?)", [.text(type), .text(name)]) == 1
     }
 
-    /// Drops the indexes or triggers (`type`) on `tables` that have SQL of their own (not those
-    /// of constraints), returning their names and definitions to create them again.
-    public func dropSchemaObjects(_ type: String, on tables: [String]) throws -> [(name: String, sql: String)] {
+    /// The indexes or triggers (`type`) on `tables` that have SQL of their own (not those of
+    /// constraints): their names and definitions.
+    public func schemaObjects(_ type: String, on tables: [String]) throws -> [(name: String, sql: String)] {
         let placeholders = Array(repeating: "?", count: tables.count).joined(separator: ", ")
-        let objects = try query("SELECT name, sql FROM sqlite_master WHERE type = ? AND sql IS NOT NULL AND tbl_name IN (\(placeholders))",
-                                [.text(type)] + tables.map { .text($0) }) { (name: try $0.text(0), sql: try $0.text(1)) }
+        return try query("SELECT name, sql FROM sqlite_master WHERE type = ? AND sql IS NOT NULL AND tbl_name IN (\(placeholders))",
+                         [.text(type)] + tables.map { .text($0) }) { (name: try $0.text(0), sql: try $0.text(1)) }
+    }
+
+    /// Drops the `schemaObjects` that `include` picks (all by default), returning their names and
+    /// definitions to create them again.
+    public func dropSchemaObjects(_ type: String, on tables: [String],
+                                  where include: ((name: String, sql: String)) throws -> Bool = { _ in true })
+        throws -> [(name: String, sql: String)] {
+        let objects = try schemaObjects(type, on: tables).filter(include)
         // The keyword is one of two fixed words; the name is quoted as an identifier.
         let keyword = type == "index" ? "INDEX" : "TRIGGER"
         for object in objects { try execute("DROP \(keyword) \"\(object.name.replacing("\"", with: "\"\""))\"") }

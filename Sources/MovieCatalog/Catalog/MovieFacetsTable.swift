@@ -63,9 +63,25 @@ enum MovieFacetsTable {
         }
     }
 
-    /// Drops movie_facets' indexes (the sort keys'), returning their definitions to rebuild them.
-    static func dropIndexes(_ db: Database) throws -> [(name: String, sql: String)] {
-        try db.dropSchemaObjects("index", on: ["movie_facets"])
+    /// Drops movie_facets' indexes (the sort keys') on any of `columns`, returning their
+    /// definitions to rebuild them.
+    static func dropIndexes(_ db: Database, on columns: Set<String>) throws -> [(name: String, sql: String)] {
+        try db.dropSchemaObjects("index", on: ["movie_facets"]) { index in
+            try db.query("SELECT name FROM pragma_index_info(?)", [.text(index.name)]) { try $0.text(0) }.contains(where: columns.contains)
+        }
+    }
+
+    /// The trigger on `movies` that copies updated values into movie_facets (0004's).
+    static let updateTrigger = "movie_facets_update"
+
+    /// Copies the values of `fields` from movies into the facet rows of the movies `condition`
+    /// (over `movies m`) selects, in one pass in id order: after updates ran without the update
+    /// trigger. Only those columns are written, so only their indexes move.
+    static func copy(_ db: Database, _ fields: [MovieField], where condition: String, _ bindings: [SQLValue]) throws {
+        let assignments = self.fields.filter { fields.contains($0.field) }.map { "\($0.column) = m.\($0.field.column!)" }
+        guard !assignments.isEmpty else { return }
+        try db.run("UPDATE movie_facets AS f SET \(assignments.joined(separator: ", ")) FROM movies m WHERE m.id = f.id AND \(condition)",
+                   bindings)
     }
 
     /// The smallest and largest ids of movie_facets, or nil when it is empty.

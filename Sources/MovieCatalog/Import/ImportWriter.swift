@@ -49,8 +49,12 @@ final class ImportWriter {
     /// Every row set aside and merged (`BulkLoad.alwaysMergingEveryRow`).
     private let mergingEveryRow: Bool
 
-    init(db: Database, policy: DuplicatePolicy, bulkLoad: Bool, mergingEveryRow: Bool = false) throws {
+    /// movie_facets kept at the end, for an input large beside the catalog.
+    private let deferredFacets: DeferredFacets?
+
+    init(db: Database, policy: DuplicatePolicy, bulkLoad: Bool, mergingEveryRow: Bool = false, deferFacets: Bool = false) throws {
         self.mergingEveryRow = mergingEveryRow
+        deferredFacets = deferFacets ? DeferredFacets(db: db) : nil
         self.db = db
         self.policy = policy
         maxIDBefore = Int64(try db.intScalar("SELECT ifnull(max(id), 0) FROM movies"))
@@ -99,6 +103,7 @@ final class ImportWriter {
             return (.rejected("ambiguous: movies \(movies) have this title and year; an imdb_id column tells them apart"), 0)
         case .none:
             if !row.present.contains(.title) { return (.notInCatalog, 0) }
+            try deferredFacets?.willInsert()
             return (.inserted, try saver.insert(row.movie))
         case .movie(let id, let attach):
             var repeated = id > maxIDBefore
@@ -126,6 +131,7 @@ final class ImportWriter {
     private func update(_ id: Int64, with row: ImportRow, attach: Bool) throws {
         var present = row.present
         if !attach { present.remove(.imdbID) }
+        try deferredFacets?.willUpdate(present)
         try saver.update(id, from: row.movie, fields: present)
     }
 
@@ -163,8 +169,17 @@ final class ImportWriter {
     func finish() throws {
         _ = try endOfInput()
         timings.restart()
+        // Facet rows first, while their indexes are still dropped.
+        if let deferredFacets {
+            try deferredFacets.copyUpdates(now: nowSeconds)
+            timings.mark("facet rows of updates")
+        }
         try finishedBulk?.finish(timings: timings)
         finishedBulk = nil
+        if let deferredFacets {
+            try deferredFacets.rebuildIndexes()
+            timings.mark("sort indexes")
+        }
     }
 }
 
