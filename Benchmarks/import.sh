@@ -9,20 +9,26 @@
 #   MOVIECAT=path          the binary (default .build/release/moviecat; build it
 #                          first with `swift build -c release`)
 #   SEED=1                 generator seed
+#   DUPLICATES=0           percent of rows that repeat an earlier row's title and year
+#                          (gen_movies.py --duplicates); the catalogs must then hold the
+#                          distinct movies, the floor's table every row
 #   SKIP_MOVIECAT=1        leave moviecat out (to try the script without a build)
 #   SKIP_SQLITE_UTILS=1    leave sqlite-utils out
+#   SKIP_YARDSTICKS=1      leave out normalise.sql and Python (minutes a run at 10M rows)
 set -euo pipefail
 
-usage() { sed -n '2,15s/^# \{0,1\}//p' "$0"; }
+usage() { sed -n '2,19s/^# \{0,1\}//p' "$0"; }
 die() { printf 'import.sh: error: %s\n' "$*" >&2; exit 1; }
 
 case "${1:-}" in -h|--help) usage; exit 0 ;; esac
 [[ $# -le 1 ]] || { usage >&2; exit 64; }
 ROWS=${1:-1000000}
 ROUNDS=${ROUNDS:-3}
+DUPLICATES=${DUPLICATES:-0}
 SEED=${SEED:-1}
 [[ $ROWS =~ ^[1-9][0-9]*$ ]] || die "ROWS must be a positive integer, got '$ROWS'"
 [[ $ROUNDS =~ ^[1-9][0-9]*$ ]] || die "ROUNDS must be a positive integer, got '$ROUNDS'"
+[[ $DUPLICATES =~ ^[0-9]+$ ]] && (( DUPLICATES < 100 )) || die "DUPLICATES must be 0..99, got '$DUPLICATES'"
 [[ $SEED =~ ^[0-9]+$ ]] || die "SEED must be a non-negative integer, got '$SEED'"
 
 BENCH=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -53,17 +59,23 @@ fi
 
 # --- data -------------------------------------------------------------------------
 mkdir -p "$DATA"
-generate() {  # ROWS FILE: generate once; a partial file never survives an interruption
+# generate ROWS FILE: once, with the generator's summary (its count of distinct movies)
+# beside it; a partial file never survives an interruption.
+generate() {
     local rows=$1 file=$2
-    [[ -s $file ]] && return
+    [[ -s $file && -s $file.summary ]] && return
     python3 "$BENCH/gen_movies.py" --rows "$rows" --seed "$SEED" --format csv \
-        --out "$file.partial"
+        --duplicates "$DUPLICATES" --out "$file.partial" 2> "$file.summary.partial"
     mv "$file.partial" "$file"
+    mv "$file.summary.partial" "$file.summary"
 }
-CSV=$DATA/movies-$ROWS-seed$SEED.csv
-SAMPLE_CSV=$DATA/movies-$SAMPLE_ROWS-seed$SEED.csv
+SUFFIX=$( (( DUPLICATES > 0 )) && echo "-dup$DUPLICATES" || true)
+CSV=$DATA/movies-$ROWS-seed$SEED$SUFFIX.csv
+SAMPLE_CSV=$DATA/movies-$SAMPLE_ROWS-seed$SEED$SUFFIX.csv
 generate "$ROWS" "$CSV"
 [[ ${SKIP_SQLITE_UTILS:-0} == 1 ]] || generate "$SAMPLE_ROWS" "$SAMPLE_CSV"
+DISTINCT=$(sed -n 's/.*(\([0-9]*\) distinct movies.*/\1/p' "$CSV.summary")
+[[ -n $DISTINCT ]] || die "no count of distinct movies in $CSV.summary; delete $CSV to regenerate it"
 
 WORK=$(mktemp -d "$DATA/run.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
@@ -88,7 +100,7 @@ fi
 if [[ ${SKIP_SQLITE_UTILS:-0} != 1 ]]; then
     echo "- $(sqlite-utils --version)"
 fi
-echo "- input: $(basename "$CSV"), $ROWS rows, $(awk -v b="$(stat -c %s "$CSV")" 'BEGIN { printf "%.1f", b / 1048576 }') MiB; $ROUNDS rounds, alternating"
+echo "- input: $(basename "$CSV"), $ROWS rows ($DISTINCT distinct movies), $(awk -v b="$(stat -c %s "$CSV")" 'BEGIN { printf "%.1f", b / 1048576 }') MiB; $ROUNDS rounds, alternating"
 echo
 
 # --- tools ------------------------------------------------------------------------
@@ -147,14 +159,16 @@ run() {
 
 TOOLS=(floor)
 [[ ${SKIP_MOVIECAT:-0} == 1 ]] || TOOLS+=(moviecat)
-TOOLS+=(normalise python)
+[[ ${SKIP_YARDSTICKS:-0} == 1 ]] || TOOLS+=(normalise python)
 declare -A TABLE=([floor]=movies_raw [moviecat]=movies [normalise]=movies [python]=movies
                   [sqlite_utils]=movies)
 
 for (( round = 1; round <= ROUNDS; round++ )); do
     echo "round $round/$ROUNDS" >&2
     for name in "${TOOLS[@]}"; do
-        [[ -n ${FAILED[$name]:-} ]] || run "$name" "${TABLE[$name]}" "$ROWS" "$round"
+        expected=$DISTINCT
+        [[ $name == floor ]] && expected=$ROWS
+        [[ -n ${FAILED[$name]:-} ]] || run "$name" "${TABLE[$name]}" "$expected" "$round"
     done
 done
 if [[ ${SKIP_SQLITE_UTILS:-0} != 1 ]]; then

@@ -112,7 +112,7 @@ enum RepeatMerger {
         // has (the triggers are off), and come back with the new ones below.
         let titled = try MovieTitlesTable.exists(db) && policy != .skip && stored.groups > 0
         if titled { try MovieTitlesTable.remove(db, where: storedKept, []) }
-        try copyLastRows(db, fields: fields, now: now, timings: timings)
+        try copyLastRows(db, fields: fields, now: now)
         if titled { try MovieTitlesTable.add(db, where: storedKept, []) }
         timings.mark("merge: copy values")
         if fields.contains(.genres) {
@@ -133,11 +133,10 @@ enum RepeatMerger {
     /// Gives each group's movie its last row's values: new movies are inserted with them, the
     /// others get the columns the input has (the title always: its case may change; never the
     /// IMDb id, equal within a group or absent from all of it).
-    private static func copyLastRows(_ db: Database, fields: MovieFields, now: SQLValue, timings: PhaseTimings) throws {
-        let all = MovieField.stored.map { $0.column! }
+    private static func copyLastRows(_ db: Database, fields: MovieFields, now: SQLValue) throws {
         try db.execute("""
             INSERT INTO movies (id, \(MovieColumns.names), added_at, updated_at)
-            SELECT g.keep, \(all.map { "l.\($0)" }.joined(separator: ", ")), l.added_at, l.updated_at
+            SELECT g.keep, \(MovieField.stored.map { "l.\($0.column!)" }.joined(separator: ", ")), l.added_at, l.updated_at
               FROM temp.import_groups g CROSS JOIN temp.import_later l ON l.id = g.last
              WHERE g.kind = \(Kind.new.rawValue) ORDER BY g.keep
             """)
