@@ -96,6 +96,10 @@ import TestSupport
               count: true, driver: .facet(.genre), uses: "SEARCH mg USING COVERING INDEX movie_genres_genre (genre_id=?)"),
         Shape(name: "a broad set is counted in one scan of movie_facets", query: MovieQuery(filters: broad),
               count: true, driver: .scan, uses: "SCAN f"),
+        Shape(name: "a title substring starts from the title index", query: MovieQuery(filters: FilterSet([.title("vie 123"), .genre("drama")]), limit: 50),
+              count: false, driver: .facet(.title), uses: "SCAN t VIRTUAL TABLE INDEX 0:M1"),
+        Shape(name: "a title substring is counted from the title index", query: MovieQuery(filters: FilterSet([.title("vie 123")])),
+              count: true, driver: .facet(.title), uses: "SCAN t VIRTUAL TABLE INDEX 0:M1"),
         Shape(name: "an IMDb id starts from its index", query: MovieQuery(filters: FilterSet([.imdb("tt0000042"), .genre("drama")]), limit: 50),
               count: false, driver: .imdbID, uses: "SEARCH m USING INDEX movies_imdb_id (imdb_id=?)"),
     ]

@@ -49,8 +49,21 @@ extension Catalog {
 
     /// How many movies match a set.
     public func count(_ filters: FilterSet) throws -> Int {
-        let sql = try countPlan(filters).sql
-        return try db.intScalar(sql.sql, sql.bindings)
+        try count(filters, split: ParallelScan(db: db))
+    }
+
+    /// How many movies match a set, counted by id range in `split`'s parts when the plan reads
+    /// movies in id order (a scan, the title index's candidates) and the catalog is large.
+    func count(_ filters: FilterSet, split: ParallelScan) throws -> Int {
+        let plan = try countPlan(filters)
+        if let column = plan.idOrder, let parts = try split.run({ db, ids in
+            // The count's condition is AND-ed terms: one more bounds the part.
+            let sql = plan.sql + SQLFragment(" AND \(column) BETWEEN ? AND ?", [.integer(ids.lowerBound), .integer(ids.upperBound)])
+            return try db.intScalar(sql.sql, sql.bindings)
+        }) {
+            return parts.reduce(0, +)
+        }
+        return try db.intScalar(plan.sql.sql, plan.sql.bindings)
     }
 
     /// SQLite's `EXPLAIN QUERY PLAN` lines for a statement, indented as the sqlite3 shell does.

@@ -57,9 +57,10 @@ enum MovieTitlesTable {
         return alternatives.isEmpty ? nil : alternatives.joined(separator: " OR ")
     }
 
-    /// The condition that narrows `m` to the titles `query` (a `matchQuery`) finds.
-    static func condition(_ query: String, id: String = "m.id") -> SQLFragment {
-        SQLFragment("\(id) IN (SELECT rowid FROM movie_titles WHERE movie_titles MATCH ?)", [.text(query)])
+    /// The condition on `movie_titles` as `alias` that keeps the titles `query` (a `matchQuery`)
+    /// finds; their rowids are movie ids, in ascending order.
+    static func match(_ query: String, alias: String) -> SQLFragment {
+        SQLFragment("\(alias).\(name) MATCH ?", [.text(query)])
     }
 
     /// Indexes the movies with ids above `id`, in id order, after a bulk load appended them with

@@ -33,6 +33,9 @@ public struct QueryPlan: Sendable {
     public let costs: [(driver: Driver, rows: Double)]
     /// The estimated number of movies and matches.
     public let movies: Double, matches: Double
+    /// For a count, the driving table's id column when it is read in id order (movie_facets
+    /// scanned, the title index's candidates): `AND column BETWEEN ...` then counts one part.
+    public internal(set) var idOrder: String? = nil
 }
 
 /// Chooses how to run a filter query: walk the sort key's index and stop after the page (broad
@@ -126,8 +129,14 @@ struct QueryPlanner {
         let (sample, costs) = try estimate(keyColumn: nil)
         let driver = forced ?? choose(costs)
         let needsMovies = filters.elements.contains { $0.facet == .title || $0.facet == .imdb }
+        var idOrder: String?
+        switch driver {
+        case .facet(.title): idOrder = "t.rowid"
+        case .scan where filters.elements(of: .title).isEmpty: idOrder = "f.id"
+        default: idOrder = nil
+        }
         return QueryPlan(driver: driver, sql: SQLFragment("SELECT count(*) ") + from(driver, joiningMovies: needsMovies), costs: costs,
-                         movies: sample.movies, matches: sample.estimate(sample.matches))
+                         movies: sample.movies, matches: sample.estimate(sample.matches), idOrder: idOrder)
     }
 
     /// The selected facets with an index to start from (titles only when the index can find them).
@@ -207,9 +216,10 @@ struct QueryPlanner {
                 + SQLBuilder.condition(facet: .genre, elements: filters.elements(of: .genre), on: byID)
                 + SQLFragment(" AND ") + condition
         case .facet(.title):
-            // The title index narrows to candidates; the condition's exact test decides.
-            return SQLFragment("FROM movies m NOT INDEXED\(facets) WHERE ") + MovieTitlesTable.condition(titleQuery!)
-                + SQLFragment(" AND ") + condition
+            // The title index narrows to candidates, in id order; the condition's exact test decides.
+            // A join, not `m.id IN (...)`: no temporary b-tree of the candidates' ids.
+            return SQLFragment("FROM movie_titles t CROSS JOIN movies m ON m.id = t.rowid\(facets) WHERE ")
+                + MovieTitlesTable.match(titleQuery!, alias: "t") + SQLFragment(" AND ") + condition
         case .facet(let facet):
             let field = facet.sortKey!.field!
             let column = "f." + MovieFacetsTable.column(of: field)
