@@ -63,6 +63,7 @@ enum FilterCommand {
         for (driver, rows) in plan.costs.sorted(by: { $0.rows < $1.rows }) {
             out.write("  cost of \(driver): \(NumberText.grouped(Int(rows.rounded()))) rows\n")
         }
+        if let column = plan.idOrder { out.write("  on a large catalog: counted in parts by \(column) range, one per core\n") }
         let sql = plan.sql
         out.write("SQL:\n  \(sql.sql)\n")
         out.write("BINDINGS:\n")
