@@ -116,7 +116,6 @@ final class BulkAppender {
     func stop(_ batch: UnsafeBufferPointer<ImportRow>?, timings: PhaseTimings, merge: () throws -> Void) throws {
         try flush(batch, all: true)
         sieve.release()
-        try db.execute("PRAGMA ignore_check_constraints = OFF")
         timings.mark("append rows")
         for index in droppedIndexes where index.name == key.index || index.name == key.otherIndex {
             try db.execute(index.sql)
@@ -124,8 +123,12 @@ final class BulkAppender {
         }
         droppedIndexes.removeAll { $0.name == key.index || $0.name == key.otherIndex }
         if setAside > 0 {
+            // Set-aside rows passed MovieRules.violation as appended ones did, so the merge too
+            // writes them without SQLite's CHECKs: a CHECK calling a function (upper, trim) makes
+            // each multi-row statement keep a statement journal of every page it changes.
             try merge()
         }
+        try db.execute("PRAGMA ignore_check_constraints = OFF")
         try db.execute(RepeatMerger.dropTablesSQL)
         if try MovieTitlesTable.exists(db) {
             try MovieTitlesTable.index(db, above: maxIDBefore)

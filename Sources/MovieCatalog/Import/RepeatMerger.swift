@@ -58,6 +58,11 @@ enum RepeatMerger {
     }
 
     /// Merges every set-aside row; movies with ids above `maxIDBefore` are this load's.
+    ///
+    /// Its writes say OR FAIL: a failure rolls the whole import back either way, and unlike the
+    /// default ABORT, FAIL needs no statement journal, a copy of every page a statement changes
+    /// (117 MB for 50k repeats among 1M rows). The caller has SQLite's CHECKs off for the same
+    /// reason: the rows were checked in Swift when they were set aside.
     static func merge(_ db: Database, key: Key, maxIDBefore: Int64, maxGenreIDBefore: Int64, policy: DuplicatePolicy,
                       fields: MovieFields, now: SQLValue, touched: inout TouchedIDs, timings: PhaseTimings) throws -> FoldCounts {
         // Only fixed SQL from `Key`, `MovieField` and `Kind` is interpolated.
@@ -119,7 +124,7 @@ enum RepeatMerger {
             try db.execute("DELETE FROM movie_genres WHERE movie_id IN (SELECT keep FROM temp.import_groups WHERE kind <> \(Kind.new.rawValue))")
         }
         try db.execute("""
-            INSERT INTO movie_genres (movie_id, genre_id)
+            INSERT OR FAIL INTO movie_genres (movie_id, genre_id)
             SELECT g.keep, lg.genre_id FROM temp.import_groups g CROSS JOIN temp.import_later_genres lg ON lg.movie_id = g.last
              ORDER BY 1, 2
             """)
@@ -135,7 +140,7 @@ enum RepeatMerger {
     /// IMDb id, equal within a group or absent from all of it).
     private static func copyLastRows(_ db: Database, fields: MovieFields, now: SQLValue) throws {
         try db.execute("""
-            INSERT INTO movies (id, \(MovieColumns.names), added_at, updated_at)
+            INSERT OR FAIL INTO movies (id, \(MovieColumns.names), added_at, updated_at)
             SELECT g.keep, \(MovieField.stored.map { "l.\($0.column!)" }.joined(separator: ", ")), l.added_at, l.updated_at
               FROM temp.import_groups g CROSS JOIN temp.import_later l ON l.id = g.last
              WHERE g.kind = \(Kind.new.rawValue) ORDER BY g.keep
@@ -151,11 +156,11 @@ enum RepeatMerger {
         }
         // Movies in id order, each finding its group by id (UPDATE ... FROM would scan movies).
         try db.run("""
-            UPDATE movies AS m SET \(others.isEmpty ? "" : assign(others) + ",") updated_at = ?
+            UPDATE OR FAIL movies AS m SET \(others.isEmpty ? "" : assign(others) + ",") updated_at = ?
              WHERE m.id IN (SELECT keep FROM temp.import_groups WHERE kind <> \(Kind.new.rawValue))
             """, [now])
         try db.execute("""
-            UPDATE movies AS m SET \(assign(keyed))
+            UPDATE OR FAIL movies AS m SET \(assign(keyed))
              WHERE m.id IN (SELECT g.keep FROM \(last) CROSS JOIN movies k ON k.id = g.keep
                              WHERE g.kind <> \(Kind.new.rawValue)
                                AND (\(keyed.map { "k.\($0)" }.joined(separator: ", "))) IS NOT (\(keyed.map { "l.\($0)" }.joined(separator: ", "))))
