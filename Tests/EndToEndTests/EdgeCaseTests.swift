@@ -95,6 +95,26 @@ import Testing
         #expect(run.stderr.contains(c.message), "\(run)")
     }
 
+    @Test("ids a sqlite3 user spread over all of Int64 are counted, searched and faceted, not an overflow")
+    func extremeIDs() throws {
+        let box = try Sandbox()
+        try box.seed()
+        _ = try box.sql("""
+            INSERT INTO movies (id, title, year) VALUES (-9000000000000000000, 'Low Heart', 1999),
+                (1000000, 'Far Heart', 2000), (9223372036854775807, 'Last Heart', 2002)
+            """)
+        for (args, expected) in [(["filter", "--count"], "16"), (["filter", "--count", "--title", "heart"], "3"),
+                                 (["filter", "--count", "--year", "1999..2002"], "3")] {
+            let run = try box.moviecat(args)
+            #expect(run.status == 0 && run.stdout == expected + "\n", "\(args): \(run)")
+        }
+        let listed = try box.moviecat("filter", "--title", "heart", "--sort", "year", "--limit", "5", "--format", "csv")
+        #expect(listed.status == 0 && listed.lines.dropFirst().map { String($0.prefix { $0 != "," }) }
+                == ["-9000000000000000000", "1000000", "9223372036854775807"], "\(listed)")
+        let facets = try box.moviecat("facets", "--format", "json")
+        #expect(facets.status == 0 && facets.stderr.isEmpty, "\(facets)")
+    }
+
     @Test("remove with a repeated id removes it once; seeding keeps a user's own genres")
     func removeAndSeed() throws {
         let box = try Sandbox()

@@ -213,6 +213,42 @@ import TestSupport
         #expect(splits > 0, "never split: the writer always held the lock")
     }
 
+    @Test("a part that cannot open its connection (no file descriptor to spare, say) leaves the count to one connection")
+    func failedPart() throws {
+        var rng = SeededRandom(seed: 21)
+        let (catalog, dir) = try BulkLoadTests.catalog([:])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for _ in 0..<100 { _ = try? catalog.add(FacetStructureTests.randomMovie(&rng)) }
+        let set = FilterSet([.genre("drama")])
+        let plain = MovieQuery(filters: set).countSQL
+        let split = ParallelScan(db: catalog.db, parts: 2, minimumSpan: 1) { _ in
+            throw DatabaseError(code: 14, message: "unable to open database file")
+        }
+        #expect(throws: DatabaseError.self) { _ = try split.run { db, _ in try db.intScalar("SELECT count(*) FROM movie_facets") } }
+        #expect(try catalog.count(set, split: split) == catalog.db.intScalar(plain.sql, plain.bindings))
+    }
+
+    @Test("ids spread over all of Int64 (a sqlite3 user's) are counted, split or not, without overflow",
+          arguments: [[Int64.min + 1, -1, 0, Int64.max], [1, 1 << 62, Int64.max], [-(1 << 61), 1 << 61], [Int64.max - 10, Int64.max]])
+    func extremeIDs(ids: [Int64]) throws {
+        let (catalog, dir) = try BulkLoadTests.catalog([:])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for (i, id) in ids.enumerated() {
+            try catalog.db.run("INSERT INTO movies (id, title, year) VALUES (?, ?, 2000)", [.integer(id), .text("Far Heart \(i)")])
+        }
+        for parts in [2, 3, 4] {
+            let split = ParallelScan(db: catalog.db, parts: parts, minimumSpan: 1)
+            let counts = try split.run { db, range in
+                try db.intScalar("SELECT count(*) FROM movie_facets WHERE id BETWEEN ? AND ?", [.integer(range.lowerBound), .integer(range.upperBound)])
+            }
+            if let counts { #expect(counts.reduce(0, +) == ids.count, "\(parts) parts") }
+            for set in [FilterSet(), FilterSet([.title("heart")]), FilterSet([.genre("drama")])] {
+                let plain = MovieQuery(filters: set).countSQL
+                #expect(try catalog.count(set, split: split) == catalog.db.intScalar(plain.sql, plain.bindings), "\(set), \(parts) parts")
+            }
+        }
+    }
+
     @Test("fewer ids than parts: not split; a few more: every id once", arguments: [1, 3, 4, 5, 9])
     func smallSpans(movies: Int) throws {
         let (catalog, dir) = try BulkLoadTests.catalog([:])

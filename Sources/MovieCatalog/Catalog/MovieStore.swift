@@ -56,11 +56,13 @@ extension Catalog {
     /// movies in id order (a scan, the title index's candidates) and the catalog is large.
     func count(_ filters: FilterSet, split: ParallelScan) throws -> Int {
         let plan = try countPlan(filters)
-        if let column = plan.idOrder, let parts = try split.run({ db, ids in
+        // A part that fails (say, no file descriptor to spare for its connection) leaves the
+        // count to one connection, as the facet tally does.
+        if let column = plan.idOrder, let parts = (try? split.run({ db, ids in
             // The count's condition is AND-ed terms: one more bounds the part.
             let sql = plan.sql + SQLFragment(" AND \(column) BETWEEN ? AND ?", [.integer(ids.lowerBound), .integer(ids.upperBound)])
             return try db.intScalar(sql.sql, sql.bindings)
-        }) {
+        })) ?? nil {
             return parts.reduce(0, +)
         }
         return try db.intScalar(plan.sql.sql, plan.sql.bindings)

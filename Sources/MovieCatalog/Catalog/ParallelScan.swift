@@ -22,6 +22,8 @@ struct ParallelScan {
     var parts = ParallelScan.defaultParts
     /// The id span from which a scan is split.
     var minimumSpan = ParallelScan.minimumSpan
+    /// Opens a part's connection to the catalog at a path (tests make it fail).
+    var connect: @Sendable (String) throws -> Database = { try Database(path: $0) }
 
     /// Runs `part` for each id range on its own connection and thread, and returns the results in
     /// order; nil when the scan should not or cannot be split.
@@ -31,20 +33,21 @@ struct ParallelScan {
         defer { try? db.execute("ROLLBACK") }
         // Read under the lock: the parts' snapshot has exactly these ids.
         guard let ids = try MovieFacetsTable.idBounds(db) else { return nil }
-        let low = ids.lowerBound, high = ids.upperBound
-        let span = high - low + 1
-        guard span >= minimumSpan, span >= Int64(parts) else { return nil }
-        // Part i holds ids from low + span * i / parts on; the first and last are open-ended.
-        let starts = (0...Int64(parts)).map { low + span * $0 / Int64(parts) }
+        // In Int128: a sqlite3 user may spread ids over all of Int64.
+        let low = Int128(ids.lowerBound), span = Int128(ids.upperBound) - low + 1
+        guard span >= Int128(minimumSpan), span >= Int128(parts) else { return nil }
+        // Part i holds ids from low + span * i / parts on (at most the largest id); the first and
+        // last are open-ended.
+        let starts = (0..<parts).map { Int64(low + span * Int128($0) / Int128(parts)) }
         let ranges = (0..<parts).map { i in
             (i == 0 ? Int64.min : starts[i])...(i == parts - 1 ? Int64.max : starts[i + 1] - 1)
         }
         let results = Results<T>(count: ranges.count)
-        let path = db.path
+        let path = db.path, connect = self.connect
         runOnThreads(ranges.enumerated().map { index, ids in
             {
                 results.set(index, Result {
-                    let connection = try Database(path: path)
+                    let connection = try connect(path)
                     defer { try? connection.close() }
                     // A read transaction: the caller's lock keeps every part on one snapshot.
                     try connection.execute("BEGIN")

@@ -28,16 +28,18 @@ struct QuerySample {
     /// of `facets` alone, and `keyColumn` (e.g. `f.rating`; nil for none).
     init(_ db: Database, condition: SQLFragment, facets: [(Facet, SQLFragment)], keyColumn: String?) throws {
         guard let ids = try MovieFacetsTable.idBounds(db) else { return }
-        let low = ids.lowerBound, high = ids.upperBound
+        // In Int128: a sqlite3 user may spread ids over all of Int64.
+        let low = Int128(ids.lowerBound), high = Int128(ids.upperBound)
         let span = high - low + 1
-        let count = Int64(Self.ranges), width = Int64(Self.width)
+        let count = Int128(Self.ranges), width = Int128(Self.width)
         var ranges: [(Int64, Int64)] = []
         if span <= count * width {
-            ranges = [(low, high)]
+            ranges = [(ids.lowerBound, ids.upperBound)]
         } else {
             for i in 0..<count {
+                // Each range starts and ends within low...high, so within Int64.
                 let start = low + i * (span / count)
-                ranges.append((start, start + width - 1))
+                ranges.append((Int64(start), Int64(min(start + width - 1, high))))
             }
         }
         let requested = ranges.reduce(0.0) { $0 + Double($1.1 - $1.0 + 1) }
