@@ -131,6 +131,21 @@ import TestSupport
         #expect(try catalog.count(FilterSet([.genre("drama"), .rating(.bucket(3))])) == 7)
         #expect(try catalog.count(FilterSet([.excludeGenre("g1"), .rating(.bucket(1))])) == 6)
     }
+
+    @Test("a genre a sqlite3 user gave id 0 or a negative id is counted too (from SQL)", arguments: [0, -5] as [Int64])
+    func genreIDBelowOne(id: Int64) throws {
+        let (catalog, dir) = try BulkLoadTests.catalog([:])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for i in 0..<6 { try catalog.add(Movie(title: "M\(i)", genres: ["drama"], rating: Double(i))) }
+        try catalog.db.run("INSERT INTO genres (id, code, name) VALUES (?, 'odd', 'Odd')", [.integer(id)])
+        try catalog.db.execute("INSERT INTO movie_genres (movie_id, genre_id) SELECT id, \(id) FROM movies WHERE id % 2 = 0")
+        #expect(try MovieFacetsTable.mismatches(catalog.db) == 0)
+        let counter = FacetCounter(catalog: catalog)
+        #expect(try counter.talliedCounts(for: FilterSet()) == nil)
+        let counts = try counter.counts(for: FilterSet())
+        #expect(counts.first { $0.facet == .genre }?.values.first { $0.value == "odd" }?.count == 3)
+        #expect(try catalog.count(FilterSet([.genre("odd")])) == 3)
+    }
 }
 
 /// The facet tally split over threads: the same counts as one scan, on one snapshot.
