@@ -115,6 +115,21 @@ import Testing
         #expect(facets.status == 0 && facets.stderr.isEmpty, "\(facets)")
     }
 
+    @Test("movies a sqlite3 user stored with id 0 or a negative id can be edited and removed")
+    func nonPositiveIDs() throws {
+        let box = try Sandbox()
+        try box.seed()
+        _ = try box.sql("INSERT INTO movies (id, title, year) VALUES (-1, 'Minus', 1999), (0, 'Zero', 2000)")
+        let edited = try box.moviecat("edit", "--votes", "5", "--", "-1")
+        #expect(edited.status == 0, "\(edited)")
+        #expect(try box.sql("SELECT votes FROM movies WHERE id = -1") == ["5"])
+        let removed = try box.moviecat("remove", "--", "-1", "0")
+        #expect(removed.status == 0, "\(removed)")
+        #expect(try box.sql("SELECT count(*) FROM movies WHERE id <= 0") == ["0"])
+        let missing = try box.moviecat("remove", "--", "-7")
+        #expect(missing.status == 1 && missing.stderr.contains("-7"), "\(missing)")
+    }
+
     @Test("remove with a repeated id removes it once; seeding keeps a user's own genres")
     func removeAndSeed() throws {
         let box = try Sandbox()

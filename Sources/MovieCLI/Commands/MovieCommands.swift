@@ -112,11 +112,12 @@ enum MovieCommands {
         context.note("removed \(count) movie\(count == 1 ? "" : "s")")
     }
 
-    /// Movie ids from positionals; none, or one that is not an id, is a usage error.
+    /// Movie ids from positionals; none, or one that is not an id, is a usage error. Any integer
+    /// SQLite takes as a rowid is one: a sqlite3 user may have stored 0 or -1 (given after `--`).
     static func movieIDs(_ texts: [String], spec: CommandSpec) throws -> [Int64] {
         guard !texts.isEmpty else { throw spec.usageError("missing movie id") }
         return try texts.map { text in
-            guard let id = Int64(text), id > 0 else { throw spec.usageError("'\(text)' is not a movie id") }
+            guard let id = Int64(text) else { throw spec.usageError("'\(text)' is not a movie id") }
             return id
         }
     }
