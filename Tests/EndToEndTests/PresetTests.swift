@@ -62,6 +62,26 @@ import TestSupport
         #expect((json.last?["filters"] as? [String]).map(Set.init) == ["genre:comedy", "duration:1h"], "\(json)")
     }
 
+    @Test("a preset whose genre was deleted since is listed with the reason, the others as they are; using it fails")
+    func unusablePreset() throws {
+        let box = try Sandbox()
+        try box.seed()
+        try Self.save(box, "fun", "--genre", "western", "--rating", "4..")
+        try Self.save(box, "action", "--genre", "action")
+        _ = try box.sql("DELETE FROM genres WHERE code = 'western'")
+        let table = try box.moviecat("presets")
+        #expect(table.status == 0 && table.lines.count == 3, "\(table)")
+        #expect(table.lines[1].hasPrefix("action") && !table.lines[1].contains("unusable"), "\(table)")
+        #expect(table.lines[2].hasPrefix("fun") && table.lines[2].contains("rating:4..")
+                && table.lines[2].contains("(unusable: unknown genre 'western'"), "\(table)")
+        let json = try Self.listJSON(box)
+        #expect(json.map { Set($0.keys) } == [["name", "filters"], ["name", "filters", "problem"]], "\(json)")
+        #expect((json.last?["problem"] as? String)?.hasPrefix("unknown genre 'western' for 'preset 'fun''") == true, "\(json)")
+        let used = try box.moviecat("filter", "--preset", "fun")
+        #expect(used.status == 64 && used.stderr.contains("unknown genre 'western'"), "\(used)")
+        #expect(try box.moviecat("presets", "delete", "fun").status == 0)
+    }
+
     @Test("presets show prints the tokens one per line")
     func show() throws {
         let box = try Sandbox()

@@ -39,13 +39,17 @@ enum PresetCommands {
         let all = try context.existingCatalog()?.presets() ?? []
         if parsed[listFormat] == .json {
             let items = all.map { p in
-                "{\"name\":\(TextEscaping.json(p.name)),\"filters\":[" + p.filters.sorted.map { TextEscaping.json($0.description) }.joined(separator: ",") + "]}"
+                "{\"name\":\(TextEscaping.json(p.name)),\"filters\":[" + p.filters.sorted.map { TextEscaping.json($0.description) }.joined(separator: ",") + "]"
+                    + (p.problem.map { ",\"problem\":" + TextEscaping.json($0) } ?? "") + "}"
             }
             context.stdout.write("[" + items.joined(separator: ",\n ") + "]\n")
             return
         }
         // Names and titles a sqlite3 user stored may hold anything: shown safely.
-        let rows = all.map { (TextEscaping.terminalSafe($0.name), TextEscaping.terminalSafe($0.filters.description)) }
+        let rows = all.map { preset in
+            (TextEscaping.terminalSafe(preset.name),
+             TextEscaping.terminalSafe(preset.filters.description + (preset.problem.map { " (unusable: \($0))" } ?? "")))
+        }
         let width = max(4, rows.map { DisplayWidth.of($0.0) }.max() ?? 0)
         if !rows.isEmpty { context.stdout.write(DisplayWidth.pad("NAME", to: width) + "  FILTERS\n") }
         for (name, filters) in rows { context.stdout.write(DisplayWidth.pad(name, to: width) + "  " + filters + "\n") }

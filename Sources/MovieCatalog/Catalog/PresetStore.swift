@@ -4,8 +4,11 @@ import SQLiteStore
 public struct Preset: Equatable, Sendable {
     /// The preset's name.
     public var name: String
-    /// The saved filter elements.
+    /// The saved filter elements (in a listing, those that still read).
     public var filters: FilterSet
+    /// In a listing, why some saved elements no longer read (a genre deleted since, a row a
+    /// sqlite3 user wrote), or nil; using the preset then fails with this message.
+    public var problem: String? = nil
 }
 
 /// Saving, listing, renaming and deleting presets.
@@ -25,11 +28,11 @@ extension Catalog {
         return name
     }
 
-    /// All presets, by name.
+    /// All presets, by name; one whose elements no longer read is listed with its `problem`.
     public func presets() throws -> [Preset] {
         let parser = try filterParser()
         let rows = try db.query("SELECT id, name FROM presets ORDER BY name COLLATE NOCASE") { (try $0.int64(0), try $0.text(1)) }
-        return try rows.map { try preset(id: $0.0, name: $0.1, parser: parser) }
+        return try rows.map { try preset(id: $0.0, name: $0.1, parser: parser, listing: true) }
     }
 
     /// The preset with this name (ignoring case); exit status 1 when missing.
@@ -43,14 +46,19 @@ extension Catalog {
         return try preset(id: id, name: name, parser: parser)
     }
 
-    private func preset(id: Int64, name: String, parser: FilterParser) throws -> Preset {
-        var set = FilterSet()
+    /// A preset's elements; an element that no longer reads throws, or, `listing`, is noted.
+    private func preset(id: Int64, name: String, parser: FilterParser, listing: Bool = false) throws -> Preset {
+        var preset = Preset(name: name, filters: FilterSet())
         for (facet, value) in try db.query("SELECT facet, value FROM preset_filters WHERE preset_id = ?",
                                            [.integer(id)], { (try $0.text(0), try $0.text(1)) }) {
             guard let facet = Facet(rawValue: facet) else { continue }
-            set.formUnion(try parser.parse(facet, value, source: "preset '\(name)'"))
+            do {
+                preset.filters.formUnion(try parser.parse(facet, value, source: "preset '\(name)'"))
+            } catch let error as CatalogError where listing && error.kind == .usage {
+                preset.problem = preset.problem ?? error.message
+            }
         }
-        return Preset(name: name, filters: set)
+        return preset
     }
 
     /// The id and stored name of a preset, matching names ignoring case (Unicode-aware, unlike NOCASE).
