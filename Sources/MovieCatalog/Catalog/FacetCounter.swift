@@ -51,14 +51,11 @@ public struct FacetCounter {
     }
 
     /// Counts from one scan of movie_facets (see `FacetTally`); nil when a genre of the catalog
-    /// has no bit of its own there (an id outside 1...62: over 62 genres, or a sqlite3 user's 0 or
-    /// negative id), when SQL over the plain tables counts.
+    /// has no bit of its own there (`MovieFacetsTable.genreIDsWithBits`), when SQL over the plain
+    /// tables counts.
     func talliedCounts(for set: FilterSet) throws -> [FacetCounts]? {
         let db = catalog.db
-        // Two probes of movie_genres' genre index.
-        guard try db.intScalar("""
-            SELECT EXISTS (SELECT 1 FROM movie_genres WHERE genre_id > 62) OR EXISTS (SELECT 1 FROM movie_genres WHERE genre_id < 1)
-            """) == 0 else { return nil }
+        guard try !MovieFacetsTable.hasGenresWithoutBits(db) else { return nil }
         let genres = try catalog.genres()
         let bitOfGenre = Dictionary(uniqueKeysWithValues: genres.genres.map { ($0.code, MovieFacetsTable.bit(ofGenre: $0.id)) })
         guard var tally = FacetTally(set: set, bitOfGenre: bitOfGenre) else { return nil }

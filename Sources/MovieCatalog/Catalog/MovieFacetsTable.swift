@@ -13,14 +13,29 @@ enum MovieFacetsTable {
     /// The bit that stands for genres with larger ids (counted from movie_genres instead).
     static let overflowBit: Int64 = 1 << 62
 
+    /// The genre ids with a bit of their own; any other id (over 62 genres, or a sqlite3 user's
+    /// 0 or negative id) sets the overflow bit.
+    static let genreIDsWithBits: ClosedRange<Int64> = 1...62
+
     /// The bit of a genre id: `1 << (id - 1)` for ids 1...62, else the overflow bit.
-    static func bit(ofGenre id: Int64) -> Int64 { (1...62).contains(id) ? 1 << (id - 1) : overflowBit }
+    static func bit(ofGenre id: Int64) -> Int64 { genreIDsWithBits.contains(id) ? 1 << (id - 1) : overflowBit }
 
     /// The bit set of movie `id`'s genres, as SQL (the migration's triggers compute the same).
     static func maskSQL(of id: String) -> String {
-        "(ifnull((SELECT sum(1 << (genre_id - 1)) FROM movie_genres WHERE movie_id = \(id) AND genre_id BETWEEN 1 AND 62), 0)"
-            + " | (EXISTS (SELECT 1 FROM movie_genres WHERE movie_id = \(id) AND genre_id NOT BETWEEN 1 AND 62) << 62))"
+        "(ifnull((SELECT sum(1 << (genre_id - 1)) FROM movie_genres WHERE movie_id = \(id) AND genre_id BETWEEN \(bitRange)), 0)"
+            + " | (EXISTS (SELECT 1 FROM movie_genres WHERE movie_id = \(id) AND genre_id NOT BETWEEN \(bitRange)) << 62))"
     }
+
+    /// Whether some movie has a genre without a bit of its own (the bits alone then cannot count
+    /// genres): two probes of movie_genres' genre index.
+    static func hasGenresWithoutBits(_ db: Database) throws -> Bool {
+        try db.intScalar("""
+            SELECT EXISTS (SELECT 1 FROM movie_genres WHERE genre_id > \(genreIDsWithBits.upperBound))
+                OR EXISTS (SELECT 1 FROM movie_genres WHERE genre_id < \(genreIDsWithBits.lowerBound))
+            """) == 1
+    }
+
+    private static let bitRange = "\(genreIDsWithBits.lowerBound) AND \(genreIDsWithBits.upperBound)"
 
     /// movie_facets with its columns named as in movies (SQLite flattens it into the outer
     /// query), so conditions written for `movies m` run on it.

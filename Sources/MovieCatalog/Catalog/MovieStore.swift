@@ -58,11 +58,11 @@ extension Catalog {
         let plan = try countPlan(filters)
         // A part that fails (say, no file descriptor to spare for its connection) leaves the
         // count to one connection, as the facet tally does.
-        if let column = plan.idOrder, let parts = (try? split.run({ db, ids in
+        if let column = plan.idOrder, let parts = try? split.run({ db, ids in
             // The count's condition is AND-ed terms: one more bounds the part.
             let sql = plan.sql + SQLFragment(" AND \(column) BETWEEN ? AND ?", [.integer(ids.lowerBound), .integer(ids.upperBound)])
             return try db.intScalar(sql.sql, sql.bindings)
-        })) ?? nil {
+        }) {
             return parts.reduce(0, +)
         }
         return try db.intScalar(plan.sql.sql, plan.sql.bindings)
