@@ -38,6 +38,15 @@ public final class Database {
         try execute("PRAGMA synchronous = NORMAL")
     }
 
+    /// A private database in a temporary file that SQLite deletes when it closes (or at once, if
+    /// the process dies), without journal or syncs: scratch space for work another connection
+    /// copies from.
+    public static func scratch() throws -> Database {
+        let db = try Database(path: "")
+        try db.execute("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF")
+        return db
+    }
+
     /// Whether the schema has a table (or view, index, trigger) named `name`.
     public func hasSchemaObject(_ name: String, type: String = "table") throws -> Bool {
         try intScalar("SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = ? AND name = ?)", [.text(type), .text(name)]) == 1

@@ -69,10 +69,25 @@ enum MovieTitlesTable {
     /// at 10M) for 5 ms less a search. `crisismerge` stays high, so the next small write does not
     /// merge them all at once; `automerge` then folds them a little at each write.
     static func index(_ db: Database, above id: Int64) throws {
-        try db.execute("INSERT INTO movie_titles (movie_titles, rank) VALUES ('automerge', 0), ('crisismerge', \(crisisMerge))")
+        try putOffMerges(db)
         try db.run("INSERT INTO movie_titles (rowid, title) SELECT id, \(folded("title")) FROM movies WHERE id > ? ORDER BY id", [.integer(id)])
         try db.run("INSERT INTO movie_title_exceptions (id) SELECT id FROM movies WHERE id > ? AND \(hasException("title"))", [.integer(id)])
+        try resumeMerges(db)
+    }
+
+    /// Stops FTS5 merging segments while a bulk load indexes its titles (see `index`).
+    static func putOffMerges(_ db: Database) throws {
+        try db.execute("INSERT INTO movie_titles (movie_titles, rank) VALUES ('automerge', 0), ('crisismerge', \(crisisMerge))")
+    }
+
+    /// Lets later writes merge the segments a little at a time again.
+    static func resumeMerges(_ db: Database) throws {
         try db.execute("INSERT INTO movie_titles (movie_titles, rank) VALUES ('automerge', 4)")
+    }
+
+    /// Whether `title` has one of the two letters of `hasException(_:)`: the same test in Swift.
+    static func titleHasException(_ title: String) -> Bool {
+        title.unicodeScalars.contains { $0 == "\u{212A}" || $0 == "\u{0130}" }
     }
 
     /// Segments on one level before FTS5 merges them at once: under its limit of 2,000 segments,

@@ -47,3 +47,73 @@ func runOnThreads(_ bodies: [@Sendable () -> Void]) {
 
 /// The number of processors online (at least 1).
 var processorCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+
+/// A bounded queue from threads that send to one that receives: `send` waits while it is full,
+/// so memory stays flat; `close` ends the stream, `cancel` drops it (a consumer that failed).
+final class BoundedChannel<Element: Sendable>: @unchecked Sendable {
+    // Heap-allocated: a pthread mutex must not move, and Swift promises no fixed address for properties.
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let changed = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private var queue: [Element] = []
+    private var closed = false
+    private var cancelled = false
+    private let capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = capacity
+        pthread_mutex_init(mutex, nil)
+        pthread_cond_init(changed, nil)
+    }
+
+    deinit {
+        pthread_cond_destroy(changed)
+        pthread_mutex_destroy(mutex)
+        changed.deallocate()
+        mutex.deallocate()
+    }
+
+    private func locked<T>(_ body: () -> T) -> T {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return body()
+    }
+
+    /// Queues `element`, waiting for room; false (and dropped) once the channel is cancelled.
+    @discardableResult
+    func send(_ element: Element) -> Bool {
+        locked {
+            while queue.count >= capacity && !cancelled { pthread_cond_wait(changed, mutex) }
+            guard !cancelled else { return false }
+            queue.append(element)
+            pthread_cond_broadcast(changed)
+            return true
+        }
+    }
+
+    /// The next element, waiting for one; nil once the channel is closed and empty, or cancelled.
+    func receive() -> Element? {
+        locked {
+            while queue.isEmpty && !closed && !cancelled { pthread_cond_wait(changed, mutex) }
+            guard !cancelled, !queue.isEmpty else { return nil }
+            pthread_cond_broadcast(changed)
+            return queue.removeFirst()
+        }
+    }
+
+    /// No more elements will be sent; the receiver gets those queued, then nil.
+    func close() {
+        locked {
+            closed = true
+            pthread_cond_broadcast(changed)
+        }
+    }
+
+    /// Drops what is queued and what is sent from now on.
+    func cancel() {
+        locked {
+            cancelled = true
+            queue.removeAll()
+            pthread_cond_broadcast(changed)
+        }
+    }
+}

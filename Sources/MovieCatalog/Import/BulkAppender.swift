@@ -35,6 +35,8 @@ final class BulkAppender {
     /// Rows set aside for the merge.
     private var setAside = 0
     private let nowSeconds: Int64
+    /// Indexes appended titles on another thread, when the catalog had no movies.
+    private var titles: TitleIndexBuilder?
 
     /// Starts appending rows like `first` (its key and columns) after stored ids up to `maxIDBefore`.
     init(db: Database, genres: GenreResolver, first: ImportRow, maxIDBefore: Int64, nowSeconds: Int64,
@@ -52,6 +54,7 @@ final class BulkAppender {
         later = try AppendQueue(db, table: RepeatMerger.rowTable, linkTable: RepeatMerger.linkTable, facets: false, nowSeconds: nowSeconds)
         // Stored keys first: a row repeating one is set aside like a repeat within the input.
         if maxIDBefore > 0 { try sieveStoredKeys() }
+        if maxIDBefore == 0 { titles = TitleIndexBuilder.start(for: db) }
         droppedTriggers = try db.dropSchemaObjects("trigger", on: ["movies", "movie_genres"]).map(\.sql)
         droppedIndexes = try db.dropSchemaObjects("index", on: ["movies", "movie_genres", "movie_facets"])
         // Appended rows are checked by MovieRules.violation, not by SQLite's CHECKs. A flag
@@ -92,7 +95,7 @@ final class BulkAppender {
         let id = nextID
         nextID += 1
         let queue = sieve.insert(RepeatSieve.hash(of: row.movie, byIMDbID: key == .imdbID)) ? later : appended
-        if queue === later { setAside += 1 }
+        if queue === later { setAside += 1 } else { titles?.add(id: id, title: row.movie.title) }
         queue.add(index, id: id)
         for name in row.genres { queue.link(try genres.id(for: name)) }
         if queue.isFull { try queue.flush(batch, all: false) }
@@ -122,6 +125,15 @@ final class BulkAppender {
             timings.mark("index \(index.name)")
         }
         droppedIndexes.removeAll { $0.name == key.index || $0.name == key.otherIndex }
+        // The appended titles; the merge indexes those it inserts or changes.
+        if let titles {
+            self.titles = nil
+            try titles.install(into: db)
+            timings.mark("title index, built alongside")
+        } else if try MovieTitlesTable.exists(db) {
+            try MovieTitlesTable.index(db, above: maxIDBefore)
+            timings.mark("title index")
+        }
         if setAside > 0 {
             // Set-aside rows passed MovieRules.violation as appended ones did, so the merge too
             // writes them without SQLite's CHECKs: a CHECK calling a function (upper, trim) makes
@@ -130,10 +142,6 @@ final class BulkAppender {
         }
         try db.execute("PRAGMA ignore_check_constraints = OFF")
         try db.execute(RepeatMerger.dropTablesSQL)
-        if try MovieTitlesTable.exists(db) {
-            try MovieTitlesTable.index(db, above: maxIDBefore)
-            timings.mark("title index")
-        }
         // Later rows go one by one: the triggers keep movie_facets and movie_titles again.
         for sql in droppedTriggers { try db.execute(sql) }
         droppedTriggers = []

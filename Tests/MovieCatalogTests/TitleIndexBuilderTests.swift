@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+@testable import MovieCatalog
+@testable import SQLiteStore
+import TestSupport
+
+/// A bulk load into an empty catalog builds its title index on another thread and copies it in
+/// (`TitleIndexBuilder`): the result must be the index the catalog would have built itself.
+@Suite struct TitleIndexBuilderTests {
+    /// Titles with shared trigrams, the two letters movie_title_exceptions lists, and repeats.
+    static func titles(_ count: Int, seed: UInt64) -> [String] {
+        var rng = SeededRandom(seed: seed)
+        let words = ["heart", "Heat", "dark", "\u{212A}ing", "İstanbul", "Star", "night", "é", "日本語", "x%_"]
+        return (0..<count).map { i in
+            (0..<Int.random(in: 1...3, using: &rng)).map { _ in words.randomElement(using: &rng)! }.joined(separator: " ") + " \(i % 97)"
+        }
+    }
+
+    static func csv(_ titles: [String], firstYear: Int) -> String {
+        (["title,year"] + titles.enumerated().map { CSV.row([$0.element, String(firstYear + $0.offset % 50)]) })
+            .joined(separator: "\n") + "\n"
+    }
+
+    /// The movie ids each search finds through the title index, for every pattern.
+    static func searches(_ db: Database) throws -> [String: [Int64]] {
+        var found: [String: [Int64]] = [:]
+        for pattern in ["hea", "heart", "eat", "king", "stanbul", "star nig", "rk 1", "x%_", "night 9"] {
+            guard let match = MovieTitlesTable.matchQuery([pattern]) else { continue }
+            found[pattern] = try db.query("SELECT rowid FROM movie_titles WHERE movie_titles MATCH ? ORDER BY rowid", [.text(match)]) { try $0.int64(0) }
+        }
+        return found
+    }
+
+    /// Whether each search finds every movie whose title holds its pattern (ignoring case, as the
+    /// title test does): the index may only narrow, so it may find more (all three trigrams of
+    /// "night 9" are in "night 19 ... t 9"), never fewer.
+    static func covers(_ db: Database) throws -> Bool {
+        let found = try searches(db), wanted = try expected(db)
+        return wanted.allSatisfy { pattern, ids in !ids.isEmpty && Set(ids).isSubset(of: found[pattern] ?? []) }
+    }
+
+    static func expected(_ db: Database) throws -> [String: [Int64]] {
+        let stored = try db.query("SELECT id, title FROM movies ORDER BY id") { (try $0.int64(0), try $0.text(1)) }
+        var found: [String: [Int64]] = [:]
+        for pattern in ["hea", "heart", "eat", "king", "stanbul", "star nig", "rk 1", "x%_", "night 9"] {
+            found[pattern] = stored.filter { $0.1.lowercased().contains(pattern) }.map(\.0)
+        }
+        return found
+    }
+
+    @Test("a first bulk load's index, built alongside, finds what the catalog's own finds, and later writes in the same connection keep it sound",
+          arguments: [BulkLoad.always, .alwaysMergingEveryRow])
+    func builtAlongside(mode: BulkLoad) throws {
+        let titles = Self.titles(3_000, seed: 5)
+        // Some titles repeat (same title and year): they are set aside and merged.
+        let input = Self.csv(titles + titles.prefix(200), firstYear: 1950)
+        let (catalog, dir) = try BulkLoadTests.catalog(["a.csv": input, "b.csv": Self.csv(Self.titles(300, seed: 6), firstYear: 2001)])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = catalog.db
+        // The connection has read the (empty) index before: FTS5 keeps its structure in memory.
+        #expect(try Self.searches(db).values.allSatisfy(\.isEmpty))
+        var options = ImportOptions()
+        options.bulkLoad = mode
+        // Two inputs: the first is bulk-loaded, the second goes row by row through the triggers.
+        let report = try Importer(catalog: catalog, options: options, progressOutput: nil)
+            .run(paths: [dir.appendingPathComponent("a.csv").path, dir.appendingPathComponent("b.csv").path])
+        #expect(report.timings.contains { $0.name == "title index, built alongside" }, "\(report.timings.map(\.name))")
+        #expect(MovieTitlesTable.isSound(db))
+        #expect(try Self.covers(db))
+        // Exceptions listed for the two letters, whichever path indexed the title.
+        let listed = try db.query("SELECT id FROM movie_title_exceptions ORDER BY id") { try $0.int64(0) }
+        let holding = try db.query("SELECT id, title FROM movies ORDER BY id") { (try $0.int64(0), try $0.text(1)) }
+            .filter { MovieTitlesTable.titleHasException($0.1) }.map(\.0)
+        #expect(!listed.isEmpty && listed == holding)
+        // Later writes on the same connection, and on a new one.
+        try db.run("UPDATE movies SET title = 'heartless ' || title WHERE id % 7 = 0")
+        try db.withoutForeignKeys { try db.run("DELETE FROM movies WHERE id % 11 = 0") }
+        #expect(MovieTitlesTable.isSound(db))
+        #expect(try Self.covers(db))
+        let again = try Database(path: db.path)
+        #expect(try Self.covers(again))
+    }
+
+    @Test("the index built alongside finds what one built by the catalog's triggers finds")
+    func sameAsInline() throws {
+        let input = Self.csv(Self.titles(2_000, seed: 9), firstYear: 1960)
+        let (alongside, dirA) = try BulkLoadTests.catalog(["a.csv": input])
+        let (inline, dirB) = try BulkLoadTests.catalog([:])
+        defer {
+            try? FileManager.default.removeItem(at: dirA)
+            try? FileManager.default.removeItem(at: dirB)
+        }
+        var options = ImportOptions()
+        options.bulkLoad = .always
+        _ = try Importer(catalog: alongside, options: options, progressOutput: nil).run(paths: [dirA.appendingPathComponent("a.csv").path])
+        // The same movies, indexed by the catalog's own triggers.
+        try inline.db.withoutForeignKeys {
+            try inline.db.run("ATTACH ? AS a", [.text(alongside.db.path)])
+            try inline.db.execute("INSERT INTO movies SELECT * FROM a.movies ORDER BY id; DETACH a")
+        }
+        #expect(try Self.searches(alongside.db) == Self.searches(inline.db))
+        #expect(try Self.covers(alongside.db))
+    }
+}
