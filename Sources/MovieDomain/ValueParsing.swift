@@ -165,12 +165,13 @@ public enum ValueParsing {
     /// An IMDb title id as stored, `tt` and at least 7 digits, from `tt0111161` (any case), its
     /// digits (`111161`, `0111161`, as MovieLens writes them) or a title URL
     /// (`https://www.imdb.com/title/tt0111161/`); nil for anything else.
+    ///
+    /// Fewer than 7 digits are padded to 7, as IMDb writes them; 7 or more are kept as given, of
+    /// any length and leading zeros included, so every id the schema allows reads back as itself.
     public static func imdbID(_ raw: String) -> String? {
-        // The common case, as IMDb's files write it: `tt` and 7 or 8 digits, no leading zeros beyond 7.
+        // The common case, as IMDb's files write it: `tt` and 7 or more digits.
         let bytes = raw.utf8
-        if bytes.count >= 9, bytes.count <= 14, bytes.starts(with: [0x74, 0x74]),
-           bytes.dropFirst(2).allSatisfy({ $0 >= 48 && $0 <= 57 }),
-           bytes.count == 9 || bytes[bytes.index(bytes.startIndex, offsetBy: 2)] != 0x30 {
+        if bytes.count >= 9, bytes.starts(with: [0x74, 0x74]), bytes.dropFirst(2).allSatisfy({ $0 >= 48 && $0 <= 57 }) {
             return raw
         }
         var text = Substring(raw.lowercased())
@@ -179,11 +180,12 @@ public enum ValueParsing {
             text = text[title.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
         }
         if text.hasPrefix("tt") { text = text.dropFirst(2) }
-        guard !text.isEmpty, text.utf8.count <= 12, text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }
-        // One spelling per title: leading zeros beyond the seven digits IMDb pads to are dropped.
-        let digits = text.drop { $0 == "0" }
-        guard !digits.isEmpty else { return nil }
-        return "tt" + String(repeating: "0", count: max(0, 7 - digits.count)) + digits
+        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }
+        if text.utf8.count >= 7 { return "tt" + text }
+        // A short run of zeros is no id, as before: `0` padded to tt0000000 would make every row
+        // that writes it one movie.
+        guard text.contains(where: { $0 != "0" }) else { return nil }
+        return "tt" + String(repeating: "0", count: 7 - text.utf8.count) + text
     }
 
     /// The year of an ISO date (`1994-09-23`, `1994-09`, or a timestamp starting with one).

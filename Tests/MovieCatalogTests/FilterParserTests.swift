@@ -150,6 +150,7 @@ import Testing
         ("duration:9223372036854775807", .duration(.minutes(Int.max))),
         ("duration:1000000000m..", .duration(.range(1_000_000_000, nil))),
         ("duration:153722867280912930h", .duration(.hours(153_722_867_280_912_930))),
+        ("imdb:TT00000000001", .imdb("tt00000000001")), ("imdb:tt9223372036854775807", .imdb("tt9223372036854775807")),
         ("rating:0.30000000000000004", .rating(.exact(0.30000000000000004))),
         ("rating:0.0000000000000000000001..", .rating(.range(1e-22, nil))),
     ])

@@ -131,6 +131,15 @@ import TestSupport
         #expect(ValueParsing.minutes(text) == minutes)
     }
 
+    @Test("IMDb ids keep 7 or more digits as given and pad fewer to 7", arguments: [
+        ("tt9223372036854775807", "tt9223372036854775807"), ("tt00000000001", "tt00000000001"), ("00111161", "tt00111161"),
+        ("TT00000000001", "tt00000000001"), ("tt0000000", "tt0000000"), ("0000000", "tt0000000"), ("111161", "tt0111161"),
+        ("https://www.imdb.com/title/tt00111161/", "tt00111161"), ("1", "tt0000001"), ("000", nil), ("tt", nil),
+    ] as [(String, String?)])
+    func imdbIDs(_ text: String, _ id: String?) {
+        #expect(ValueParsing.imdbID(text) == id)
+    }
+
     @Test("genre slugs")
     func slugs() {
         #expect(Genre.slug("Sci-Fi") == "sci-fi")
