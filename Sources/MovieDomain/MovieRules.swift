@@ -90,9 +90,11 @@ public enum MovieRules {
         return nil
     }
 
-    /// Upper case, without Unicode case mapping for the common already-upper ASCII text (`PG-13`).
-    static func uppercased(_ text: String) -> String {
-        text.utf8.allSatisfy({ $0 < 0x80 && !($0 >= 97 && $0 <= 122) }) ? text : text.uppercased()
+    /// Upper case as the schema's `upper()` has it: ASCII a-z only, so every certification it
+    /// allows (`é`, `ß`) is its own upper case and reads back unchanged, as filters and imports.
+    public static func uppercased(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 >= 97 && $0 <= 122 }) else { return text }
+        return String(decoding: text.utf8.map { $0 >= 97 && $0 <= 122 ? $0 - 32 : $0 }, as: UTF8.self)
     }
 
     /// Cheap test that a name has an ASCII letter or digit (so its slug is not empty).

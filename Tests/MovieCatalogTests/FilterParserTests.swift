@@ -153,6 +153,7 @@ import Testing
         ("imdb:TT00000000001", .imdb("tt00000000001")), ("imdb:tt9223372036854775807", .imdb("tt9223372036854775807")),
         ("rating:0.30000000000000004", .rating(.exact(0.30000000000000004))),
         ("rating:0.0000000000000000000001..", .rating(.range(1e-22, nil))),
+        ("certification:é", .certification("é")), ("certification:pg-13", .certification("PG-13")),
     ])
     func storedValues(_ token: String, _ element: MovieFilter) throws {
         #expect(try parser.parseToken(token) == [element])

@@ -76,6 +76,7 @@ import Testing
         (.votes, "12", .integer(12)), (.votes, "9223372036854775807", .integer(Int.max)),
         (.duration, "1000000000", .integer(1_000_000_000)), (.duration, "9223372036854775807", .integer(Int.max)),
         (.rating, "0.30000000000000004", .real(0.30000000000000004)),
+        (.certification, "é", .text("é")), (.certification, "tv-ма", .text("TV-ма")),
     ])
     func valueForms(_ field: MovieField, _ text: String, _ value: FieldValue) {
         #expect(MovieRules.value(field, from: text) == .success(value))
