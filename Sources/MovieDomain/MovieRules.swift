@@ -8,8 +8,6 @@ public enum MovieRules {
     public static let years = 1870...2100
     /// Ratings the schema accepts.
     public static let ratings = 0.0...10.0
-    /// The longest duration a movie can have: plain minutes beyond it would not read back.
-    public static let maxMinutes = ValueParsing.maxMinutes
 
     /// Why a value was refused, worded for `file:line: field: reason`.
     public struct Violation: Error, Equatable, Sendable {
@@ -50,11 +48,10 @@ public enum MovieRules {
         case .duration:
             if raw.hasPrefix("-") { return refuse("is negative; durations are positive minutes") }
             guard let minutes = ValueParsing.minutes(raw) ?? wholeNumber(raw) else {
-                if isDigits(raw) { return refuse("is longer than \(maxMinutes) minutes") }
+                if isDigits(raw) { return refuse("is longer than \(Int.max) minutes") }
                 return refuse("is not a duration (use 120, 2h, 1h 30m or 1:30:00)")
             }
             if minutes <= 0 { return refuse("is not a positive duration") }
-            if minutes > maxMinutes { return refuse("is longer than \(maxMinutes) minutes") }
             return .success(.integer(minutes))
         case .certification:
             return .success(.text(uppercased(raw)))
@@ -93,9 +90,11 @@ public enum MovieRules {
         return nil
     }
 
-    /// Upper case, without Unicode case mapping for the common already-upper ASCII text (`PG-13`).
-    static func uppercased(_ text: String) -> String {
-        text.utf8.allSatisfy({ $0 < 0x80 && !($0 >= 97 && $0 <= 122) }) ? text : text.uppercased()
+    /// Upper case as the schema's `upper()` has it: ASCII a-z only, so every certification it
+    /// allows (`é`, `ß`) is its own upper case and reads back unchanged, as filters and imports.
+    public static func uppercased(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 >= 97 && $0 <= 122 }) else { return text }
+        return String(decoding: text.utf8.map { $0 >= 97 && $0 <= 122 ? $0 - 32 : $0 }, as: UTF8.self)
     }
 
     /// Cheap test that a name has an ASCII letter or digit (so its slug is not empty).
@@ -103,9 +102,10 @@ public enum MovieRules {
         text.utf8.contains { ($0 >= 48 && $0 <= 57) || ($0 | 0x20 >= 97 && $0 | 0x20 <= 122) }
     }
 
-    /// An integer, also written as a decimal with a zero fraction (`1994.0`, as JSON tools do).
+    /// An integer of Int's range, also written as a decimal with a zero fraction (`1994.0`, as
+    /// JSON tools do).
     static func wholeNumber(_ text: String) -> Int? {
-        if let value = ValueParsing.integer(text) { return value }
+        if let value = ValueParsing.longInteger(text) { return value }
         if let value = ValueParsing.number(text), value == value.rounded(), abs(value) < 1e9 { return Int(value) }
         return nil
     }

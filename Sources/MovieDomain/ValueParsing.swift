@@ -1,8 +1,5 @@
 /// Parsers for the value forms users type and files carry, shared by filters and import.
 public enum ValueParsing {
-    /// The longest duration a movie can have: plain minutes beyond it would not read back.
-    public static let maxMinutes = 999_999_999
-
     /// A plain decimal number (`7`, `7.5`, `-1`, `.5`), without exponents, `inf` or `nan`.
     public static func decimal(_ text: String) -> Double? {
         var digits = 0, dots = 0, first = true, negative = false
@@ -11,8 +8,7 @@ public enum ValueParsing {
             switch c {
             case UInt8(ascii: "0")...UInt8(ascii: "9"):
                 digits += 1
-                if digits > 15 { return nil }
-                mantissa = mantissa * 10 + Int64(c - UInt8(ascii: "0"))
+                if digits <= 15 { mantissa = mantissa * 10 + Int64(c - UInt8(ascii: "0")) }
                 if dots > 0 { fractionDigits += 1 }
             case UInt8(ascii: "."): dots += 1
             case UInt8(ascii: "-"), UInt8(ascii: "+"):
@@ -23,6 +19,12 @@ public enum ValueParsing {
             first = false
         }
         guard digits > 0, dots <= 1 else { return nil }
+        if digits > 15 {
+            // Longer text (`0.30000000000000004`, the plain form of `1e-300` moviecat prints):
+            // strtod reads it correctly rounded; the syntax is already checked, so no `inf` or hex.
+            guard let value = Double(text), value.isFinite else { return nil }
+            return value
+        }
         // At most 15 digits and a power of ten up to 1e15 are both exact doubles, so one
         // division is correctly rounded: the same value strtod gives, without its cost.
         let value = Double(mantissa) / ValueParsing.powersOfTen[fractionDigits]
@@ -62,22 +64,41 @@ public enum ValueParsing {
         return negative ? -value : value
     }
 
+    /// A plain integer anywhere in Int's range (the schema's 64-bit INTEGER: votes, minutes),
+    /// optionally signed, leading zeros allowed; nil beyond the range, never a trap.
+    public static func longInteger(_ text: String) -> Int? {
+        if let short = integer(text) { return short }
+        var magnitude: UInt64 = 0, digits = 0, negative = false, first = true
+        for c in text.utf8 {
+            if first && (c == UInt8(ascii: "-") || c == UInt8(ascii: "+")) {
+                negative = c == UInt8(ascii: "-")
+            } else if c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9") {
+                digits += 1
+                let (times10, o1) = magnitude.multipliedReportingOverflow(by: 10)
+                let (sum, o2) = times10.addingReportingOverflow(UInt64(c - UInt8(ascii: "0")))
+                if o1 || o2 { return nil }
+                magnitude = sum
+            } else {
+                return nil
+            }
+            first = false
+        }
+        guard digits > 0 else { return nil }
+        if negative { return magnitude <= Int.min.magnitude ? Int(truncatingIfNeeded: 0 &- magnitude) : nil }
+        return magnitude <= UInt64(Int.max) ? Int(magnitude) : nil
+    }
+
     /// Minutes from `120`, `95m`, `95 min`, `2h`, `1h30m`, `1h 30m`, `1:30:00` or `1:30` (h:mm).
     ///
     /// A duration is one number, `h:mm[:ss]`, or unit groups (hours, then minutes, each at most
-    /// once): `30 30` or `1h 30 30m` are not durations.
+    /// once): `30 30` or `1h 30 30m` are not durations. Any number of minutes the schema stores
+    /// (up to Int.max) reads, as moviecat prints it; beyond that, nil.
     public static func minutes(_ raw: String) -> Int? {
-        // Never beyond maxMinutes: a duration's canonical text (`3999975723m` of `66666255h`)
-        // must read back.
-        guard let minutes = unboundedMinutes(raw), minutes <= maxMinutes else { return nil }
-        return minutes
-    }
-
-    private static func unboundedMinutes(_ raw: String) -> Int? {
-        if let plain = integer(raw) { return plain >= 0 ? plain : nil }   // the common case, without copies
+        if let plain = longInteger(raw) { return plain >= 0 ? plain : nil }   // the common case, without copies
         let text = raw.lowercased().trimmingWhitespace()
-        if let plain = integer(text) { return plain >= 0 ? plain : nil }
+        if let plain = longInteger(text) { return plain >= 0 ? plain : nil }
         if text.contains(":") {
+            // Parts of at most 9 digits: `h * 60` cannot overflow.
             let parts = text.split(separator: ":", omittingEmptySubsequences: false).map { integer(String($0)) }
             guard parts.allSatisfy({ $0 != nil && $0! >= 0 }) else { return nil }
             let p = parts.map { $0! }
@@ -102,8 +123,11 @@ public enum ValueParsing {
             var value = 0, digits = 0
             while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 {
                 digits += 1
-                if digits > 9 { return nil }
-                value = value * 10 + Int(bytes[index] - 0x30)
+                // Overflow is nil, not a trap: `153722867280912930h` still reads (Int.max / 60).
+                let (times10, o1) = value.multipliedReportingOverflow(by: 10)
+                let (sum, o2) = times10.addingReportingOverflow(Int(bytes[index] - 0x30))
+                if o1 || o2 { return nil }
+                value = sum
                 index += 1
             }
             guard digits > 0 else { return nil }
@@ -120,29 +144,34 @@ public enum ValueParsing {
             }
             guard unit > lastUnit else { return nil }
             lastUnit = unit
-            total += unit == 1 ? value * 60 : value
+            let (minutes, o1) = value.multipliedReportingOverflow(by: unit == 1 ? 60 : 1)
+            let (sum, o2) = total.addingReportingOverflow(minutes)
+            if o1 || o2 { return nil }
+            total = sum
             skipSpaces()
         }
         return total
     }
 
-    /// Whole hours alone (`2h`), which filters read as an hour bucket.
+    /// Whole hours alone (`2h`), which filters read as an hour bucket: any whose first minute
+    /// fits in Int, so every bucket `facets` lists reads back.
     public static func wholeHours(_ raw: String) -> Int? {
         let text = raw.lowercased()
-        guard text.hasSuffix("h"), let hours = integer(String(text.dropLast())), hours >= 0,
-              hours * 60 <= maxMinutes else { return nil }
+        guard text.hasSuffix("h"), let hours = longInteger(String(text.dropLast())), hours >= 0,
+              !hours.multipliedReportingOverflow(by: 60).overflow else { return nil }
         return hours
     }
 
     /// An IMDb title id as stored, `tt` and at least 7 digits, from `tt0111161` (any case), its
     /// digits (`111161`, `0111161`, as MovieLens writes them) or a title URL
     /// (`https://www.imdb.com/title/tt0111161/`); nil for anything else.
+    ///
+    /// Fewer than 7 digits are padded to 7, as IMDb writes them; 7 or more are kept as given, of
+    /// any length and leading zeros included, so every id the schema allows reads back as itself.
     public static func imdbID(_ raw: String) -> String? {
-        // The common case, as IMDb's files write it: `tt` and 7 or 8 digits, no leading zeros beyond 7.
+        // The common case, as IMDb's files write it: `tt` and 7 or more digits.
         let bytes = raw.utf8
-        if bytes.count >= 9, bytes.count <= 14, bytes.starts(with: [0x74, 0x74]),
-           bytes.dropFirst(2).allSatisfy({ $0 >= 48 && $0 <= 57 }),
-           bytes.count == 9 || bytes[bytes.index(bytes.startIndex, offsetBy: 2)] != 0x30 {
+        if bytes.count >= 9, bytes.starts(with: [0x74, 0x74]), bytes.dropFirst(2).allSatisfy({ $0 >= 48 && $0 <= 57 }) {
             return raw
         }
         var text = Substring(raw.lowercased())
@@ -151,11 +180,12 @@ public enum ValueParsing {
             text = text[title.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
         }
         if text.hasPrefix("tt") { text = text.dropFirst(2) }
-        guard !text.isEmpty, text.utf8.count <= 12, text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }
-        // One spelling per title: leading zeros beyond the seven digits IMDb pads to are dropped.
-        let digits = text.drop { $0 == "0" }
-        guard !digits.isEmpty else { return nil }
-        return "tt" + String(repeating: "0", count: max(0, 7 - digits.count)) + digits
+        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }
+        if text.utf8.count >= 7 { return "tt" + text }
+        // A short run of zeros is no id, as before: `0` padded to tt0000000 would make every row
+        // that writes it one movie.
+        guard text.contains(where: { $0 != "0" }) else { return nil }
+        return "tt" + String(repeating: "0", count: 7 - text.utf8.count) + text
     }
 
     /// The year of an ISO date (`1994-09-23`, `1994-09`, or a timestamp starting with one).
@@ -179,7 +209,7 @@ public enum ValueParsing {
         return bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: " ") ? year : nil
     }
 
-    /// A count like `25000`, `25k`, `1.5m` (k = 1,000, m = 1,000,000), at most 999,999,999,999.
+    /// A count like `25000`, `25k`, `1.5m` (k = 1,000, m = 1,000,000; those at most 999,999,999,999).
     public static func count(_ raw: String) -> Int? {
         let text = raw.lowercased()
         let multiplier: Double
@@ -188,9 +218,9 @@ public enum ValueParsing {
         case "k": multiplier = 1_000; number = number.dropLast()
         case "m": multiplier = 1_000_000; number = number.dropLast()
         default:
-            // Up to 12 digits: what `k` and `m` reach, so every count's canonical text reads back.
-            guard !text.isEmpty, text.utf8.count <= 12, text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }
-            return text.utf8.reduce(0) { $0 * 10 + Int($1 - 48) }
+            // Plain digits up to Int.max, as the schema stores votes and moviecat prints them.
+            guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }
+            return longInteger(text)
         }
         guard let value = decimal(String(number)), value >= 0 else { return nil }
         let total = value * multiplier

@@ -73,7 +73,10 @@ import Testing
         (.year, "1994-09-23T10:00:00Z", .integer(1994)), (.imdbID, "111161", .text("tt0111161")),
         (.imdbID, "0111161", .text("tt0111161")), (.imdbID, "TT0111161", .text("tt0111161")),
         (.imdbID, "tt10872600", .text("tt10872600")), (.imdbID, "http://imdb.com/title/tt0068646", .text("tt0068646")),
-        (.votes, "12", .integer(12)),
+        (.votes, "12", .integer(12)), (.votes, "9223372036854775807", .integer(Int.max)),
+        (.duration, "1000000000", .integer(1_000_000_000)), (.duration, "9223372036854775807", .integer(Int.max)),
+        (.rating, "0.30000000000000004", .real(0.30000000000000004)),
+        (.certification, "é", .text("é")), (.certification, "tv-ма", .text("TV-ма")),
     ])
     func valueForms(_ field: MovieField, _ text: String, _ value: FieldValue) {
         #expect(MovieRules.value(field, from: text) == .success(value))

@@ -41,6 +41,9 @@ import TestSupport
         Case(element: .rating(.range(nil, 4)), sql: "m.rating <= ?", bindings: [.real(4)]),
         Case(element: .duration(.minutes(95)), sql: "m.duration_minutes = ?", bindings: [.integer(95)]),
         Case(element: .duration(.range(120, nil)), sql: "m.duration_minutes >= ?", bindings: [.integer(120)]),
+        // The hour that holds Int.max minutes ends past Int64: it is open above.
+        Case(element: .duration(.hours(153_722_867_280_912_930)), sql: "m.duration_minutes >= ?",
+             bindings: [.integer(9_223_372_036_854_775_800)]),
         Case(element: .year(.decade(1990)), sql: "m.year BETWEEN ? AND ?", bindings: [.integer(1990), .integer(1999)]),
         Case(element: .year(.exact(1994)), sql: "m.year = ?", bindings: [.integer(1994)]),
         Case(element: .certification("PG-13"), sql: "m.certification IN (?)", bindings: [.text("PG-13")]),

@@ -79,9 +79,16 @@ struct FacetTally: Sendable {
             return .interval(n >= 10 ? .closed(Double(n), Double(n)) : .halfOpen(Double(n), Double(n + 1)))
         case .rating(.exact(let v)): return .interval(.closed(v, v))
         case .rating(.range(let lo, let hi)): return .interval(.closed(lo, hi))
-        case .duration(.hours(let h)): return .interval(.halfOpen(Double(h * 60), Double(h * 60 + 60)))
-        case .duration(.minutes(let m)): return .interval(.closed(Double(m), Double(m)))
-        case .duration(.range(let lo, let hi)): return .interval(.closed(lo.map(Double.init), hi.map(Double.init)))
+        case .duration(.hours(let h)):
+            guard let lo = exactly(h * 60), let hi = exactly(h * 60 + 60) else { return nil }
+            return .interval(.halfOpen(lo, hi))
+        case .duration(.minutes(let m)):
+            guard let m = exactly(m) else { return nil }
+            return .interval(.closed(m, m))
+        case .duration(.range(let lo, let hi)):
+            if let lo, exactly(lo) == nil { return nil }
+            if let hi, exactly(hi) == nil { return nil }
+            return .interval(.closed(lo.map(Double.init), hi.map(Double.init)))
         case .year(.exact(let y)): return .interval(.closed(Double(y), Double(y)))
         case .year(.decade(let d)): return .interval(.closed(Double(d), Double(d + 9)))
         case .year(.range(let lo, let hi)): return .interval(.closed(lo.map(Double.init), hi.map(Double.init)))
@@ -89,6 +96,10 @@ struct FacetTally: Sendable {
         case .excludeGenre, .title, .votes, .imdb: return nil
         }
     }
+
+    /// Minutes as a bound that compares with every row's minutes as a Double exactly as the
+    /// integers compare (below 2^53); nil beyond, where the counts are left to SQL.
+    private static func exactly(_ minutes: Int) -> Double? { minutes.magnitude < 1 << 53 ? Double(minutes) : nil }
 
     /// Whether a row's value for a facet passes one of its selected tests.
     private func passes(_ facet: Int, genres: Int64, number: Double?, text: UnsafeBufferPointer<UInt8>?) -> Bool {

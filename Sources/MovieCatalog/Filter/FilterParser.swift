@@ -54,7 +54,8 @@ public struct FilterParser: Sendable {
             }
             return facet == .genre ? .genre(genre.code) : .excludeGenre(genre.code)
         case .certification:
-            return .certification(value.uppercased())
+            // As import stores it (ASCII upper case), so a stored `é` is found by `é`.
+            return .certification(MovieRules.uppercased(value))
         case .title:
             return .title(value)
         case .rating:

@@ -98,8 +98,10 @@ public enum SQLBuilder {
         case .rating(.range(let lo, let hi)):
             return between(c.rating, lo.map(SQLValue.real), hi.map(SQLValue.real))
         case .duration(.hours(let h)):
-            return SQLFragment("(\(c.minutes) >= ? AND \(c.minutes) < ?)",
-                               [.integer(Int64(h * 60)), .integer(Int64(h * 60 + 60))])
+            // The last hour below Int.max has no end in Int64: every minute from its start is in it.
+            let (end, past) = (h * 60).addingReportingOverflow(60)
+            if past { return SQLFragment("\(c.minutes) >= ?", [.integer(Int64(h * 60))]) }
+            return SQLFragment("(\(c.minutes) >= ? AND \(c.minutes) < ?)", [.integer(Int64(h * 60)), .integer(Int64(end))])
         case .duration(.minutes(let m)):
             return SQLFragment("\(c.minutes) = ?", [.integer(Int64(m))])
         case .duration(.range(let lo, let hi)):
