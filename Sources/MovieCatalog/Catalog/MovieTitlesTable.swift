@@ -87,7 +87,17 @@ enum MovieTitlesTable {
 
     /// Whether `title` has one of the two letters of `hasException(_:)`: the same test in Swift.
     static func titleHasException(_ title: String) -> Bool {
-        title.unicodeScalars.contains { $0 == "\u{212A}" || $0 == "\u{0130}" }
+        var title = title
+        // Their UTF-8 bytes: U+0130 is C4 B0, U+212A is E2 84 AA (a scan of bytes, no decoding).
+        return title.withUTF8 { bytes in
+            var i = 0
+            while i + 1 < bytes.count {
+                if bytes[i] == 0xC4 && bytes[i + 1] == 0xB0 { return true }
+                if bytes[i] == 0xE2 && i + 2 < bytes.count && bytes[i + 1] == 0x84 && bytes[i + 2] == 0xAA { return true }
+                i += 1
+            }
+            return false
+        }
     }
 
     /// Segments on one level before FTS5 merges them at once: under its limit of 2,000 segments,

@@ -92,17 +92,21 @@ final class TitleIndexBuilder {
     /// rows to FTS5 opens a savepoint, and FTS5 writes its pending terms out as a new segment at
     /// each (2.3 times the segments and the time, at 64 rows a statement).
     private static func index(_ channel: BoundedChannel<Chunk>, into db: Database, outcome: Outcome) throws {
-        let insert = try db.prepare("INSERT INTO \(MovieTitlesTable.name) (rowid, title) VALUES (?, \(MovieTitlesTable.folded("?")))",
-                                    persistent: true)
+        let head = "INSERT INTO \(MovieTitlesTable.name) (rowid, title) VALUES "
+        let plain = try db.prepare(head + "(?, ?)", persistent: true)
+        // Only a title with one of the exceptions' letters reads differently when folded.
+        let folded = try db.prepare(head + "(?, \(MovieTitlesTable.folded("?")))", persistent: true)
         try db.execute("BEGIN")
         try MovieTitlesTable.putOffMerges(db)
         while let chunk = channel.receive() {
             for (id, title) in zip(chunk.ids, chunk.titles) {
+                let exception = MovieTitlesTable.titleHasException(title)
+                let insert = exception ? folded : plain
                 try insert.bind(id, at: 1)
                 try insert.bind(title, at: 2)
                 try insert.step()
                 insert.reset(clearingBindings: false)
-                if MovieTitlesTable.titleHasException(title) { outcome.exceptions.append(id) }
+                if exception { outcome.exceptions.append(id) }
             }
         }
         try MovieTitlesTable.resumeMerges(db)
