@@ -12,7 +12,9 @@ public final class Catalog {
         do {
             try CatalogLocation.createParentDirectories(of: path)
             db = try Database(path: path)
-            try CatalogSchema.migrator.get().migrate(db)
+            let migrator = try CatalogSchema.migrator.get()
+            try CatalogSchema.checkVersionMatchesTables(db)
+            try migrator.migrate(db)
         } catch {
             throw CatalogError.from(error, catalogPath: path)
         }
