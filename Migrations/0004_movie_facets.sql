@@ -4,8 +4,9 @@
 -- stay as they were. Applied by moviecat in one transaction; also runnable as
 -- `sqlite3 catalog.sqlite < 0004_movie_facets.sql`.
 
--- Safe to run again (on a catalog whose user_version was wound back): it first drops what it
--- makes. Dropping the table drops its indexes (version 5) with it.
+-- Safe to run again (moviecat does, to rebuild derived data a sqlite3 user dropped, and on a
+-- catalog whose user_version was wound back): it first drops what it makes. Dropping the table
+-- drops its indexes (version 5) and triggers (version 7) with it.
 DROP TABLE IF EXISTS movie_facets;
 DROP TRIGGER IF EXISTS movie_facets_insert;
 DROP TRIGGER IF EXISTS movie_facets_update;

@@ -84,6 +84,17 @@ public struct Migrator: Sendable {
         }
     }
 
+    /// Runs the migrations numbered `versions` again, in order, inside the caller's transaction,
+    /// and leaves the database at the latest version: for migrations written to be run again
+    /// (they drop what they make first), to rebuild what they make.
+    public func rerun(_ versions: [Int], _ db: Database) throws {
+        let current = try db.intScalar("PRAGMA user_version")
+        for migration in migrations where versions.contains(migration.version) {
+            try run(migration, on: db, at: current)
+        }
+        try db.execute("PRAGMA user_version = \(latestVersion)")
+    }
+
     /// Runs a migration's SQL on a database at version `current`; SQL that fails for want of
     /// the tables it expects (SQLITE_ERROR, not a busy or full disk) is a `.failed` mismatch.
     private func run(_ migration: Migration, on db: Database, at current: Int) throws {
