@@ -4,6 +4,18 @@
 -- stay as they were. Applied by moviecat in one transaction; also runnable as
 -- `sqlite3 catalog.sqlite < 0004_movie_facets.sql`.
 
+-- Safe to run again (moviecat does, to rebuild derived data a sqlite3 user dropped, and on a
+-- catalog whose user_version was wound back): it first drops what it makes. Dropping the table
+-- drops its indexes (version 5) and triggers (version 7) with it.
+DROP TABLE IF EXISTS movie_facets;
+DROP TRIGGER IF EXISTS movie_facets_insert;
+DROP TRIGGER IF EXISTS movie_facets_update;
+DROP TRIGGER IF EXISTS movie_facets_renumber;
+DROP TRIGGER IF EXISTS movie_facets_delete;
+DROP TRIGGER IF EXISTS movie_facets_link;
+DROP TRIGGER IF EXISTS movie_facets_unlink;
+DROP TRIGGER IF EXISTS movie_facets_relink;
+
 -- One row per movie. genres is a bit set: bit (genre id - 1) for genre ids 1 to 62, bit 62
 -- for any genre with a larger id (moviecat then counts genres from movie_genres instead).
 CREATE TABLE movie_facets (

@@ -9,6 +9,14 @@
 -- Derived data: the triggers keep it in step under every write, moviecat's and a sqlite3
 -- user's alike. Applied by moviecat in one transaction; also runnable as
 -- `sqlite3 catalog.sqlite < 0006_title_search.sql`.
+-- Safe to run again: it first drops what it makes (the exceptions table's triggers, version 7's,
+-- go with it).
+DROP TABLE IF EXISTS movie_titles;
+DROP TABLE IF EXISTS movie_title_exceptions;
+DROP TRIGGER IF EXISTS movie_titles_insert;
+DROP TRIGGER IF EXISTS movie_titles_delete;
+DROP TRIGGER IF EXISTS movie_titles_update;
+
 CREATE VIRTUAL TABLE movie_titles USING fts5(
     title, content = '', tokenize = 'trigram', detail = 'none', columnsize = 0);
 

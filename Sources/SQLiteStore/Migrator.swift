@@ -8,6 +8,11 @@ public enum MigrationError: Error, Equatable, Sendable {
     case foreignDatabase
     /// A migration would leave rows pointing at missing ones.
     case danglingReferences(migration: String)
+    /// The database's version is below 0: no migration's (someone set it by hand).
+    case invalidVersion(found: Int)
+    /// A migration's SQL failed on this database (a table it makes is there already, one it
+    /// reads is missing): the tables do not match the version. SQLite's message.
+    case failed(migration: String, version: Int, message: String)
 }
 
 /// Applies numbered migrations in order, each in its own transaction together with
@@ -52,6 +57,8 @@ public struct Migrator: Sendable {
     public func migrate(_ db: Database) throws {
         let current = try db.intScalar("PRAGMA user_version")
         if current > latestVersion { throw MigrationError.newerVersion(found: current, known: latestVersion) }
+        // Not an empty catalog's 0: that would run every migration on tables already there.
+        if current < 0 { throw MigrationError.invalidVersion(found: current) }
         if current == 0, try db.intScalar("SELECT count(*) FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'") > 0 {
             throw MigrationError.foreignDatabase
         }
@@ -66,7 +73,7 @@ public struct Migrator: Sendable {
                     // Re-check inside the write lock: another process may have migrated meanwhile.
                     guard try db.intScalar("PRAGMA user_version") < migration.version else { return }
                     let danglingBefore = try Migrator.danglingReferences(db)
-                    try db.execute(migration.sql)
+                    try run(migration, on: db, at: current)
                     // Each file sets user_version itself; enforce it so a forgotten line cannot loop.
                     try db.execute("PRAGMA user_version = \(migration.version)")
                     if try Migrator.danglingReferences(db) > danglingBefore {
@@ -74,6 +81,27 @@ public struct Migrator: Sendable {
                     }
                 }
             }
+        }
+    }
+
+    /// Runs the migrations numbered `versions` again, in order, inside the caller's transaction,
+    /// and leaves the database at the latest version: for migrations written to be run again
+    /// (they drop what they make first), to rebuild what they make.
+    public func rerun(_ versions: [Int], _ db: Database) throws {
+        let current = try db.intScalar("PRAGMA user_version")
+        for migration in migrations where versions.contains(migration.version) {
+            try run(migration, on: db, at: current)
+        }
+        try db.execute("PRAGMA user_version = \(latestVersion)")
+    }
+
+    /// Runs a migration's SQL on a database at version `current`; SQL that fails for want of
+    /// the tables it expects (SQLITE_ERROR, not a busy or full disk) is a `.failed` mismatch.
+    private func run(_ migration: Migration, on db: Database, at current: Int) throws {
+        do {
+            try db.execute(migration.sql)
+        } catch let error as DatabaseError where error.code == .error {
+            throw MigrationError.failed(migration: migration.name, version: current, message: error.message)
         }
     }
 

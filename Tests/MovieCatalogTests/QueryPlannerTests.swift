@@ -25,7 +25,10 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: dir) }
         for _ in 0..<150 { _ = try? catalog.add(FacetStructureTests.randomMovie(&rng)) }
         for round in 0..<60 {
-            if round % 10 == 0 { for _ in 0..<4 { try FacetStructureTests.randomWrite(catalog, dir, &rng) } }
+            if round % 10 == 0 {
+                for _ in 0..<4 { try FacetStructureTests.randomWrite(catalog, dir, &rng) }
+                try FacetStructureTests.reopen(catalog)
+            }
             var query = MovieQuery(filters: FacetStructureTests.randomSet(&rng))
             query.sort = SortKey.allCases.randomElement(using: &rng)!
             query.descending = Bool.random(using: &rng)

@@ -7,12 +7,16 @@ public final class Catalog {
     /// The catalog file.
     public var path: String { db.path }
 
-    /// Opens the catalog at `path`, creating it and its directories when missing, and migrates it.
+    /// Opens the catalog at `path`, creating it and its directories when missing, migrates it, and
+    /// checks (and when needed repairs) its derived tables.
     public init(path: String) throws {
         do {
             try CatalogLocation.createParentDirectories(of: path)
             db = try Database(path: path)
-            try CatalogSchema.migrator.get().migrate(db)
+            let migrator = try CatalogSchema.migrator.get()
+            try CatalogSchema.checkVersionMatchesTables(db)
+            try migrator.migrate(db)
+            try DerivedTables.ensure(db, migrator: migrator)
         } catch {
             throw CatalogError.from(error, catalogPath: path)
         }
@@ -21,9 +25,13 @@ public final class Catalog {
     /// Closes the connection (SQLite then deletes the WAL, as the last one).
     public func close() throws { try db.close() }
 
-    /// Loads the demo movies of seed.sql (idempotent), in one transaction.
+    /// Loads the demo movies of seed.sql (idempotent), in one transaction. Its INSERT OR IGNORE
+    /// of movies already there is logged in movie_stale as a possible REPLACE: put right at once.
     public func seed() throws {
-        try db.transaction { try db.execute(CatalogSchema.seedSQL) }
+        try db.transaction {
+            try db.execute(CatalogSchema.seedSQL)
+            try DerivedTables.repairIfLogged(db)
+        }
     }
 
     /// The genres this catalog knows.

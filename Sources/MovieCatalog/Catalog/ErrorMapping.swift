@@ -23,6 +23,12 @@ extension CatalogError {
             case .danglingReferences(let migration):
                 return CatalogError(.cannotUseCatalog,
                     "\(place)migration \(migration) would leave rows pointing at missing ones; nothing was changed")
+            case .invalidVersion(let found):
+                return CatalogError(.cannotUseCatalog,
+                    "\(catalogPath ?? "the catalog") has schema version \(found), which is no moviecat's (PRAGMA user_version was set by hand?); nothing was changed")
+            case .failed(let migration, let version, let message):
+                return CatalogError(.cannotUseCatalog,
+                    "\(place)the tables do not match schema version \(version): \(migration) failed (\(message)) and was rolled back")
             case .badNumbering(let problem):
                 return CatalogError(.internalError, "internal error: the compiled-in migrations are misnumbered: \(problem)")
             }

@@ -106,19 +106,32 @@ enum MovieTitlesTable {
 
     /// Takes the movies `condition` (over `movies m`) selects out of the index, by the titles they
     /// were indexed with (contentless: FTS5 needs them): before a bulk load rewrites their titles
-    /// with the triggers off.
+    /// with the triggers off. Their exception rows wait for `add`, which knows the new titles.
     static func remove(_ db: Database, where condition: String, _ bindings: [SQLValue]) throws {
         try db.run("""
             INSERT INTO movie_titles (movie_titles, rowid, title)
             SELECT 'delete', m.id, \(folded("m.title")) FROM movies m WHERE \(condition) ORDER BY m.id
             """, bindings)
-        try db.run("DELETE FROM movie_title_exceptions WHERE id IN (SELECT m.id FROM movies m WHERE \(condition))", bindings)
     }
 
-    /// Puts the movies `condition` selects back into the index, with their titles now.
+    /// Puts the movies `condition` selects back into the index, with their titles now, and their
+    /// exception rows in step. Only rows of titles without the two letters are deleted: deleting
+    /// one whose title has them would be logged in movie_stale (version 7) as a hand edit.
     static func add(_ db: Database, where condition: String, _ bindings: [SQLValue]) throws {
         try db.run("INSERT INTO movie_titles (rowid, title) SELECT m.id, \(folded("m.title")) FROM movies m WHERE \(condition) ORDER BY m.id", bindings)
-        try db.run("INSERT INTO movie_title_exceptions (id) SELECT m.id FROM movies m WHERE \(condition) AND \(hasException("m.title"))", bindings)
+        try db.run("""
+            DELETE FROM movie_title_exceptions WHERE id IN (SELECT m.id FROM movies m WHERE \(condition) AND NOT \(hasException("m.title")))
+            """, bindings)
+        try addExceptions(db, where: condition, bindings)
+    }
+
+    /// Adds the exception rows missing for the movies `condition` selects whose titles have one of
+    /// the two letters.
+    static func addExceptions(_ db: Database, where condition: String, _ bindings: [SQLValue]) throws {
+        try db.run("""
+            INSERT INTO movie_title_exceptions (id) SELECT m.id FROM movies m WHERE \(condition) AND \(hasException("m.title"))
+               AND NOT EXISTS (SELECT 1 FROM movie_title_exceptions e WHERE e.id = m.id)
+            """, bindings)
     }
 
     /// Whether the index is sound (FTS5's integrity check; contentless, it cannot compare with the

@@ -1,0 +1,152 @@
+import MovieDomain
+import SQLiteStore
+
+/// The derived data moviecat's queries trust (movie_facets and its sort indexes, movie_titles and
+/// movie_title_exceptions), checked each time a catalog opens and put right when a write got past
+/// its triggers. The check is two statements that touch a few pages (the schema, the ends of two
+/// id b-trees, one FTS5 record, movie_stale's first page); only a failed check writes:
+/// - an object missing (a sqlite3 user dropped it): the migrations that make it run again (they
+///   drop what they make first), rebuilding its data from movies and movie_genres;
+/// - movie_facets not spanning movies' ids (emptied by hand), or movie_titles emptied
+///   (`'delete-all'`): rebuilt the same way;
+/// - movie_stale not empty (a REPLACE, a derived row deleted or renumbered by hand): the logged
+///   movies' rows recomputed, and the log emptied.
+enum DerivedTables {
+    /// What one set of derived data is rebuilt by: migrations run again, in order. Dropping
+    /// movie_facets drops version 5's indexes and version 7's triggers on it; dropping
+    /// movie_title_exceptions, version 7's triggers on it.
+    enum Part: CaseIterable {
+        case facets, sortIndexes, titles
+
+        var migrations: [Int] {
+            switch self {
+            case .facets: return [4, 5, 7]
+            case .sortIndexes: return [5]
+            case .titles: return [6, 7]
+            }
+        }
+    }
+
+    /// Every derived object, with the part to rebuild when it is missing: the data it makes or
+    /// guards. Without movie_stale or its triggers on movies and movie_facets, a REPLACE or a hand
+    /// edit may have gone unlogged; facet rows can then be wrong, titles only over-indexed.
+    static let objects: [(name: String, part: Part)] = [
+        ("movie_facets", .facets), ("movie_facets_insert", .facets), ("movie_facets_update", .facets),
+        ("movie_facets_renumber", .facets), ("movie_facets_delete", .facets), ("movie_facets_link", .facets),
+        ("movie_facets_unlink", .facets), ("movie_facets_relink", .facets),
+        ("movie_facets_rating", .sortIndexes), ("movie_facets_year", .sortIndexes),
+        ("movie_facets_votes", .sortIndexes), ("movie_facets_minutes", .sortIndexes),
+        ("movie_titles", .titles), ("movie_titles_data", .titles), ("movie_titles_idx", .titles),
+        ("movie_titles_config", .titles), ("movie_title_exceptions", .titles), ("movie_titles_insert", .titles),
+        ("movie_titles_delete", .titles), ("movie_titles_update", .titles),
+        ("movie_stale", .facets), ("movie_stale_on_insert", .facets), ("movie_stale_on_update", .facets),
+        ("movie_stale_on_facet_delete", .facets), ("movie_stale_on_facet_renumber", .facets),
+        ("movie_stale_on_exception_delete", .titles), ("movie_stale_on_exception_renumber", .titles),
+    ]
+
+    /// What a check found.
+    struct Findings: Equatable {
+        /// The parts to rebuild.
+        var rebuild: Set<Part> = []
+        /// Whether movie_stale logs movies to recompute.
+        var logged = false
+
+        var isClean: Bool { rebuild.isEmpty && !logged }
+    }
+
+    /// Checks the derived data and, when the check fails, puts it right in one write transaction.
+    static func ensure(_ db: Database, migrator: Migrator) throws {
+        guard try !check(db).isClean else { return }
+        try db.transaction {
+            // Checked again under the write lock: another process may have put it right.
+            let findings = try check(db)
+            guard !findings.isClean else { return }
+            if !findings.rebuild.isEmpty {
+                let versions = Set(findings.rebuild.flatMap(\.migrations)).sorted()
+                do {
+                    try migrator.rerun(versions, db)
+                } catch {
+                    throw try rebuildFailure(error, db)
+                }
+            }
+            // A rebuild keeps the log (migration 7 does), so it is read again either way.
+            try repairIfLogged(db, skipping: findings.rebuild)
+        }
+    }
+
+    /// What a failed rebuild tells the user: what was wrong and what SQLite said. Failures of the
+    /// file itself (busy, full, I/O) stay as they are.
+    private static func rebuildFailure(_ error: Error, _ db: Database) throws -> Error {
+        let reason: String
+        switch error {
+        case MigrationError.failed(let migration, _, let message): reason = "\(migration): \(message)"
+        // A damaged FTS5 table (a shadow table dropped) fails with SQLITE_CORRUPT.
+        case let error as DatabaseError where error.code == .corrupt: reason = error.message
+        default: return error
+        }
+        let missing = try self.missing(db).map(\.name)
+        let what = missing.first.map { "\($0) is missing" + (missing.count > 1 ? ", and \(missing.count - 1) more" : "") }
+            ?? "they are out of step with movies"
+        return CatalogError(.cannotUseCatalog, "\(db.path): cannot rebuild the derived tables (\(what)): \(reason); nothing was changed")
+    }
+
+    /// The derived objects the schema lacks.
+    static func missing(_ db: Database) throws -> [(name: String, part: Part)] {
+        let placeholders = Array(repeating: "?", count: objects.count).joined(separator: ", ")
+        let present = Set(try db.query("SELECT name FROM sqlite_master WHERE name IN (\(placeholders))",
+                                       objects.map { .text($0.name) }) { try $0.text(0) })
+        return objects.filter { !present.contains($0.name) }
+    }
+
+    /// What is wrong, in a few probes: missing objects; else the log, movie_facets' id span
+    /// against movies', and whether movie_titles holds no row at all (FTS5's averages record,
+    /// rowid 1 of its data table, starts with its row count as a varint: 0 or absent after
+    /// `'delete-all'`; any other count starts with a non-zero byte).
+    static func check(_ db: Database) throws -> Findings {
+        let missing = try missing(db)
+        guard missing.isEmpty else { return Findings(rebuild: Set(missing.map(\.part))) }
+        let row = try db.query("""
+            SELECT EXISTS (SELECT 1 FROM movie_stale),
+                   (SELECT min(id) FROM movies) IS NOT (SELECT min(id) FROM movie_facets)
+                       OR (SELECT max(id) FROM movies) IS NOT (SELECT max(id) FROM movie_facets),
+                   EXISTS (SELECT 1 FROM movies)
+                       AND NOT EXISTS (SELECT 1 FROM movie_titles_data WHERE id = 1 AND substr(block, 1, 1) > x'00')
+            """) { (try $0.int64(0) == 1, try $0.int64(1) == 1, try $0.int64(2) == 1) }[0]
+        var findings = Findings(logged: row.0)
+        if row.1 { findings.rebuild.insert(.facets) }
+        if row.2 { findings.rebuild.insert(.titles) }
+        return findings
+    }
+
+    /// Recomputes the derived rows of the movies movie_stale logs, if any (inside the caller's transaction).
+    static func repairIfLogged(_ db: Database, skipping rebuilt: Set<Part> = []) throws {
+        if try db.intScalar("SELECT EXISTS (SELECT 1 FROM movie_stale)") == 1 { try repair(db, skipping: rebuilt) }
+    }
+
+    /// Recomputes the derived rows of the movies movie_stale logs (inside the caller's
+    /// transaction), except those of the parts just rebuilt, and empties the log.
+    static func repair(_ db: Database, skipping rebuilt: Set<Part>) throws {
+        let logged = "SELECT id FROM movie_stale"
+        if !rebuilt.contains(.titles) {
+            // Out go the titles the index may hold for these ids, then in go the titles the movies
+            // have now: a 'delete' takes out every trigram it names, including those the current
+            // title shares, so the current title always goes back in after it. A logged title the
+            // movie still has is indexed as it should be (an INSERT OR IGNORE logs those): left alone.
+            let outdated = "SELECT s.id FROM movie_stale s WHERE s.title IS NOT NULL AND s.title IS NOT (SELECT title FROM movies WHERE id = s.id)"
+            try db.execute("""
+                INSERT INTO movie_titles (movie_titles, rowid, title)
+                SELECT DISTINCT 'delete', id, \(MovieTitlesTable.folded("title")) FROM movie_stale WHERE title IS NOT NULL AND id IN (\(outdated)) ORDER BY id;
+                INSERT INTO movie_titles (rowid, title)
+                SELECT m.id, \(MovieTitlesTable.folded("m.title")) FROM movies m WHERE m.id IN (\(outdated)) ORDER BY m.id;
+                DELETE FROM movie_title_exceptions WHERE id IN (\(logged)) AND NOT EXISTS
+                    (SELECT 1 FROM movies m WHERE m.id = movie_title_exceptions.id AND \(MovieTitlesTable.hasException("m.title")));
+                """)
+            try MovieTitlesTable.addExceptions(db, where: "m.id IN (\(logged))", [])
+        }
+        if !rebuilt.contains(.facets) {
+            try db.execute("DELETE FROM movie_facets WHERE id IN (\(logged)) AND NOT EXISTS (SELECT 1 FROM movies m WHERE m.id = movie_facets.id)")
+            try MovieFacetsTable.refresh(db, where: "m.id IN (\(logged))")
+        }
+        try db.execute("DELETE FROM movie_stale")
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The derived tables (movie_facets, movie_titles, movie_title_exceptions) after a sqlite3 user's
+/// writes that their triggers cannot follow: REPLACE, hand edits, drops. moviecat puts them right
+/// when it opens the catalog, and its answers are those of SQL over movies.
+@Suite struct DerivedRepairTests {
+    /// Rows where movie_facets differs from movies and movie_genres, counted by the sqlite3 shell.
+    static let facetMismatches = """
+        WITH derived AS (
+            SELECT m.id,
+                   ifnull((SELECT sum(1 << (genre_id - 1)) FROM movie_genres WHERE movie_id = m.id AND genre_id BETWEEN 1 AND 62), 0)
+                     | (EXISTS (SELECT 1 FROM movie_genres WHERE movie_id = m.id AND genre_id NOT BETWEEN 1 AND 62) << 62) AS genres,
+                   m.rating, m.duration_minutes AS minutes, m.year, m.certification, m.votes
+              FROM movies m),
+             stored AS (SELECT id, genres, rating, minutes, year, certification, votes FROM movie_facets)
+        SELECT (SELECT count(*) FROM (SELECT * FROM stored EXCEPT SELECT * FROM derived))
+             + (SELECT count(*) FROM (SELECT * FROM derived EXCEPT SELECT * FROM stored));
+        """
+
+    /// The rowids movie_titles gives for a trigram: with the stale entries put right, those of the
+    /// movies whose titles have it.
+    static func indexed(_ box: Sandbox, _ trigram: String) throws -> [String] {
+        try box.sql("SELECT rowid FROM movie_titles WHERE movie_titles MATCH '\"\(trigram)\"' ORDER BY rowid")
+    }
+
+    /// Checks, after one moviecat command, that its counts and title search were those of SQL and
+    /// that the derived tables are exact again.
+    static func expectAnswersOfSQL(_ box: Sandbox, trigrams: [String] = ["aqu", "man"], _ note: String) throws {
+        let count = try box.moviecat("filter", "--count"), movies = try box.sql("SELECT count(*) FROM movies")[0]
+        #expect(count.status == 0 && count.stdout == movies + "\n", "\(note): \(count)")
+        #expect(try box.sql(facetMismatches) == ["0"], "\(note): movie_facets")
+        #expect(try box.sql("SELECT count(*) FROM movie_stale") == ["0"], "\(note): the log")
+        let rating = try box.moviecat("filter", "--rating", "4..", "--count"), rated = try box.sql("SELECT count(*) FROM movies WHERE rating >= 4")[0]
+        #expect(rating.stdout == rated + "\n", "\(note): \(rating)")
+        for trigram in trigrams {
+            #expect(try indexed(box, trigram) == box.sql("SELECT id FROM movies WHERE title LIKE '%\(trigram)%' ORDER BY id"),
+                    "\(note): movie_titles for '\(trigram)'")
+            let found = try box.moviecat("filter", "--title", trigram, "--format", "csv")
+            #expect(try CSV.rows(found.stdout).count == Int(box.sql("SELECT count(*) FROM movies WHERE title LIKE '%\(trigram)%'")[0]),
+                    "\(note): \(found)")
+        }
+    }
+
+    @Test("a sqlite3 user's REPLACE that takes a stored movie's place leaves no facet row or title behind", arguments: [
+        // The natural key: movie 2 (Aquaman, 2018) goes, its facet row used to stay (14 counted).
+        "INSERT OR REPLACE INTO movies (id, title, year, rating) VALUES (500, 'Aquaman', 2018, 9.5);",
+        "UPDATE OR REPLACE movies SET title = 'Aquaman', year = 2018 WHERE title = 'Taken';",
+        // The IMDb id.
+        "UPDATE movies SET imdb_id = 'tt0000002' WHERE id = 2; INSERT OR REPLACE INTO movies (title, year, imdb_id) VALUES ('Aqua', 2001, 'tt0000002');",
+        // The id itself: a new title in movie 2's place shares 'aqu' with the old one, which must stay indexed.
+        "INSERT OR REPLACE INTO movies (id, title, year, rating) VALUES (2, 'Aquamarine', 2006, 5.5);",
+        "UPDATE OR REPLACE movies SET id = 2, title = 'Aqua Teen' WHERE id = 7;",
+        // Several at once, through the shell's foreign keys (off: the links stay behind).
+        "INSERT OR REPLACE INTO movies (id, title, year) SELECT id + 100, title, year FROM movies WHERE rating >= 4;",
+    ])
+    func replace(_ statement: String) throws {
+        let box = try Sandbox()
+        try box.seed()
+        try box.sqlite3(statement + "\n")
+        try Self.expectAnswersOfSQL(box, statement)
+    }
+
+    @Test("rows a REPLACE logs are put right whichever moviecat command opens the catalog next", arguments: [
+        ["facets"], ["presets"], ["add", "--title", "Heat", "--year", "1995"], ["remove", "5"], ["info"],
+    ])
+    func anyCommandRepairs(_ arguments: [String]) throws {
+        let box = try Sandbox()
+        try box.seed()
+        try box.sqlite3("INSERT OR REPLACE INTO movies (id, title, year, rating) VALUES (500, 'Aquaman', 2018, 9.5);\n")
+        let run = try box.moviecat(arguments)
+        #expect(run.status == 0, "\(run)")
+        #expect(try box.sql("SELECT count(*) FROM movie_stale") == ["0"])
+        #expect(try box.sql(Self.facetMismatches) == ["0"])
+    }
+
+    @Test("a facet or exception row deleted or renumbered by hand is recomputed", arguments: [
+        "DELETE FROM movie_facets;",
+        "DELETE FROM movie_facets WHERE id = 5;",
+        "UPDATE movie_facets SET id = 99 WHERE id = 5;",
+        "DELETE FROM movie_title_exceptions;",
+        "UPDATE movie_title_exceptions SET id = 999;",
+    ])
+    func handEdits(_ statement: String) throws {
+        let box = try Sandbox()
+        try box.seed()
+        // A KELVIN SIGN, which lower-cases to k: only movie_title_exceptions sends it past LIKE.
+        try box.sqlite3("INSERT INTO movies (title, year, rating) VALUES ('The ' || char(8490) || 'ing', 1999, 7);\n")
+        try box.sqlite3(statement + "\n")
+        let king = try box.moviecat("filter", "--title", "king", "--count")
+        #expect(king.status == 0 && king.stdout == "1\n", "\(king)")
+        try Self.expectAnswersOfSQL(box, statement)
+        #expect(try box.sql("SELECT id FROM movie_title_exceptions") == box.sql("SELECT id FROM movies WHERE instr(title, char(8490))"))
+    }
+
+    @Test("movie_titles emptied by hand ('delete-all') is rebuilt: a title search through it finds its titles again")
+    func titleIndexEmptied() throws {
+        let box = try Sandbox()
+        try box.seed()
+        try box.sqlite3("""
+            WITH RECURSIVE n (i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000)
+            INSERT INTO movies (title, year) SELECT 'Film ' || i, 1900 + i % 100 FROM n;
+            """)
+        let plan = try box.moviecat("filter", "--title", "aquaman", "--count", "--explain")
+        try #require(plan.stdout.contains("start from the title index"), "the title index drives this search: \(plan)")
+        try box.sqlite3("INSERT INTO movie_titles (movie_titles) VALUES ('delete-all');\n")
+        let run = try box.moviecat("filter", "--title", "aquaman", "--count")
+        #expect(run.status == 0 && run.stdout == "1\n", "\(run)")
+        #expect(try Self.indexed(box, "aqu") == ["2"])
+    }
+}
