@@ -119,21 +119,14 @@ final class BulkAppender {
     func stop(_ batch: UnsafeBufferPointer<ImportRow>?, timings: PhaseTimings, merge: () throws -> Void) throws {
         try flush(batch, all: true)
         sieve.release()
+        // Every title is with the builder: it indexes them while the indexes below are built.
+        titles?.appendDone()
         timings.mark("append rows")
         for index in droppedIndexes where index.name == key.index || index.name == key.otherIndex {
             try db.execute(index.sql)
             timings.mark("index \(index.name)")
         }
         droppedIndexes.removeAll { $0.name == key.index || $0.name == key.otherIndex }
-        // The appended titles; the merge indexes those it inserts or changes.
-        if let titles {
-            self.titles = nil
-            try titles.install(into: db)
-            timings.mark("title index, built alongside")
-        } else if try MovieTitlesTable.exists(db) {
-            try MovieTitlesTable.index(db, above: maxIDBefore)
-            timings.mark("title index")
-        }
         if setAside > 0 {
             // Set-aside rows passed MovieRules.violation as appended ones did, so the merge too
             // writes them without SQLite's CHECKs: a CHECK calling a function (upper, trim) makes
@@ -141,6 +134,17 @@ final class BulkAppender {
             try merge()
         }
         try db.execute("PRAGMA ignore_check_constraints = OFF")
+        if let titles {
+            self.titles = nil
+            try titles.install(into: db)
+            // The builder has the appended movies; the merge's new keys are the movies numbered
+            // as set-aside rows (a new key keeps its first row's id).
+            if setAside > 0 { try MovieTitlesTable.add(db, where: "m.id IN (SELECT id FROM \(RepeatMerger.rowTable))", []) }
+            timings.mark("title index, built alongside")
+        } else if try MovieTitlesTable.exists(db) {
+            try MovieTitlesTable.index(db, above: maxIDBefore)
+            timings.mark("title index")
+        }
         try db.execute(RepeatMerger.dropTablesSQL)
         // Later rows go one by one: the triggers keep movie_facets and movie_titles again.
         for sql in droppedTriggers { try db.execute(sql) }

@@ -113,17 +113,12 @@ enum RepeatMerger {
                 }
             }
         }
-        // The title index has the appended movies (the caller indexed them); new keys join it
-        // here, and stored movies about to get their repeats' titles leave it by the titles it
-        // has (the triggers are off) and come back with the new ones.
-        let indexed = try MovieTitlesTable.exists(db)
-        let titled = indexed && policy != .skip && stored.groups > 0
+        // Stored movies about to get their repeats' titles leave the title index by the titles it
+        // has (the triggers are off), and come back with the new ones below.
+        let titled = try MovieTitlesTable.exists(db) && policy != .skip && stored.groups > 0
         if titled { try MovieTitlesTable.remove(db, where: storedKept, []) }
         try copyLastRows(db, fields: fields, now: now)
-        if indexed {
-            let kinds = titled ? "\(Kind.new.rawValue), \(Kind.stored.rawValue)" : "\(Kind.new.rawValue)"
-            try MovieTitlesTable.add(db, where: "m.id IN (SELECT keep FROM temp.import_groups WHERE kind IN (\(kinds)))", [])
-        }
+        if titled { try MovieTitlesTable.add(db, where: storedKept, []) }
         timings.mark("merge: copy values")
         if fields.contains(.genres) {
             try db.execute("DELETE FROM movie_genres WHERE movie_id IN (SELECT keep FROM temp.import_groups WHERE kind <> \(Kind.new.rawValue))")
