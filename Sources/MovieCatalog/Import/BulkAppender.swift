@@ -121,7 +121,7 @@ final class BulkAppender {
         sieve.release()
         // Every title is with the builder: it indexes them while the indexes below are built.
         titles?.appendDone()
-        timings.mark("append rows")
+        timings.mark("append rows (\(setAside) set aside)")
         for index in droppedIndexes where index.name == key.index || index.name == key.otherIndex {
             try db.execute(index.sql)
             timings.mark("index \(index.name)")
