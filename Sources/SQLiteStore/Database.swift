@@ -193,6 +193,10 @@ public final class Database {
         }
     }
 
+    /// Stops the statement this connection is running as soon as it can (it fails with
+    /// SQLITE_INTERRUPT); callable from any thread.
+    public func interrupt() { sqlite3_interrupt(handle) }
+
     /// Whether a transaction is open.
     public var inTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 

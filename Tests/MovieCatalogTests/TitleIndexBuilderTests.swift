@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import MovieCatalog
+@testable import MovieDomain
 @testable import SQLiteStore
 import TestSupport
 
@@ -104,5 +105,70 @@ import TestSupport
         }
         #expect(try Self.searches(alongside.db) == Self.searches(inline.db))
         #expect(try Self.covers(alongside.db))
+    }
+
+    static func found(_ db: Database, _ text: String) throws -> [Int64] {
+        let match = try #require(MovieTitlesTable.matchQuery([text]))
+        return try db.query("SELECT rowid FROM movie_titles WHERE movie_titles MATCH ? ORDER BY rowid", [.text(match)]) { try $0.int64(0) }
+    }
+
+    static func importAlways(_ catalog: Catalog, _ dir: URL, _ file: String, _ tweak: (inout ImportOptions) -> Void = { _ in }) throws -> ImportReport {
+        var options = ImportOptions()
+        options.bulkLoad = .always
+        tweak(&options)
+        return try Importer(catalog: catalog, options: options, progressOutput: nil).run(paths: [dir.appendingPathComponent(file).path])
+    }
+
+    @Test("under the IMDb-id key, a repeat that retitles an appended movie is found by its new title, not its first")
+    func imdbRepeatRetitles() throws {
+        let csv = "imdb_id,title,year\ntt0000001,Heart,2000\ntt0000002,Other,2001\ntt0000001,Zanzibar \u{0130}stanbul,2000\n"
+        let (catalog, dir) = try BulkLoadTests.catalog(["a.csv": csv])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let report = try Self.importAlways(catalog, dir, "a.csv")
+        #expect(report.timings.contains { $0.name == "title index, built alongside" })
+        let db = catalog.db
+        #expect(try Self.found(db, "zanzibar") == [1])
+        #expect(try Self.found(db, "stanbul") == [1])
+        #expect(try Self.found(db, "heart").isEmpty)
+        #expect(try db.query("SELECT id FROM movie_title_exceptions") { try $0.int64(0) } == [1])
+        #expect(MovieTitlesTable.isSound(db))
+    }
+
+    @Test("movies a sqlite3 user stored with ids 0 and below keep their titles in the index, and are matched as stored movies",
+          arguments: [DuplicatePolicy.update, .skip, .fail])
+    func storedNonPositiveIDs(policy: DuplicatePolicy) throws {
+        let (catalog, dir) = try BulkLoadTests.catalog(["a.csv": "title,year\nFilm one,2000\nFilm two,2001\nzanzibar sunrise,1957\n"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = catalog.db
+        try db.execute("INSERT INTO movies (id, title, year, added_at, updated_at) VALUES (-1, 'Zanzibar Sunrise', 1957, 0, 0), (0, 'Quixotic Quest', 1960, 0, 0)")
+        let run = Result { try Self.importAlways(catalog, dir, "a.csv") { $0.onDuplicate = policy } }
+        if policy == .fail {
+            // The repeat of stored movie -1 is refused, as row by row.
+            #expect(throws: CatalogError.self) { try run.get() }
+            #expect(try db.intScalar("SELECT count(*) FROM movies") == 2)
+        } else {
+            let report = try run.get()
+            #expect(report.total.inserted == 2)
+            #expect(try db.intScalar("SELECT count(*) FROM movies") == 4)
+            #expect(try Self.found(db, "film") == [1, 2])
+        }
+        #expect(try Self.found(db, "zanzibar") == [-1])
+        #expect(try Self.found(db, "quixotic") == [0])
+        #expect(try db.scalar("SELECT title FROM movies WHERE id = -1") == .text(policy == .update ? "zanzibar sunrise" : "Zanzibar Sunrise"))
+        #expect(MovieTitlesTable.isSound(db))
+    }
+
+    @Test("a builder that fails (its scratch database full) leaves the load to index the titles itself", arguments: [false, true])
+    func builderFails(mergingEveryRow: Bool) throws {
+        let titles = Self.titles(3_000, seed: 11)
+        let (catalog, dir) = try BulkLoadTests.catalog(["a.csv": Self.csv(titles + titles.prefix(100), firstYear: 1970)])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let report = try Self.importAlways(catalog, dir, "a.csv") {
+            $0.titleScratchPages = 1   // the pages it has: any growth fails
+            if mergingEveryRow { $0.bulkLoad = .alwaysMergingEveryRow }
+        }
+        #expect(report.timings.contains { $0.name == "title index" }, "\(report.timings.map(\.name))")
+        #expect(MovieTitlesTable.isSound(catalog.db))
+        #expect(try Self.covers(catalog.db))
     }
 }

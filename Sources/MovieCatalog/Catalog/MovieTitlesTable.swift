@@ -110,17 +110,23 @@ enum MovieTitlesTable {
     static func remove(_ db: Database, where condition: String, _ bindings: [SQLValue]) throws {
         try db.run("""
             INSERT INTO movie_titles (movie_titles, rowid, title)
-            SELECT 'delete', m.id, \(folded("m.title")) FROM movies m WHERE \(condition) ORDER BY m.id
+            SELECT 'delete', m.id, \(folded("m.title")) FROM movies m WHERE (\(condition)) ORDER BY m.id
             """, bindings)
+    }
+
+    /// Takes movies out of the index by the titles `table` (a fixed name, columns id and title)
+    /// says they were indexed with.
+    static func remove(_ db: Database, indexedAs table: String) throws {
+        try db.execute("INSERT INTO movie_titles (movie_titles, rowid, title) SELECT 'delete', id, \(folded("title")) FROM \(table) ORDER BY id")
     }
 
     /// Puts the movies `condition` selects back into the index, with their titles now, and their
     /// exception rows in step. Only rows of titles without the two letters are deleted: deleting
     /// one whose title has them would be logged in movie_stale (version 7) as a hand edit.
     static func add(_ db: Database, where condition: String, _ bindings: [SQLValue]) throws {
-        try db.run("INSERT INTO movie_titles (rowid, title) SELECT m.id, \(folded("m.title")) FROM movies m WHERE \(condition) ORDER BY m.id", bindings)
+        try db.run("INSERT INTO movie_titles (rowid, title) SELECT m.id, \(folded("m.title")) FROM movies m WHERE (\(condition)) ORDER BY m.id", bindings)
         try db.run("""
-            DELETE FROM movie_title_exceptions WHERE id IN (SELECT m.id FROM movies m WHERE \(condition) AND NOT \(hasException("m.title")))
+            DELETE FROM movie_title_exceptions WHERE id IN (SELECT m.id FROM movies m WHERE (\(condition)) AND NOT \(hasException("m.title")))
             """, bindings)
         try addExceptions(db, where: condition, bindings)
     }
@@ -129,7 +135,7 @@ enum MovieTitlesTable {
     /// the two letters.
     static func addExceptions(_ db: Database, where condition: String, _ bindings: [SQLValue]) throws {
         try db.run("""
-            INSERT INTO movie_title_exceptions (id) SELECT m.id FROM movies m WHERE \(condition) AND \(hasException("m.title"))
+            INSERT INTO movie_title_exceptions (id) SELECT m.id FROM movies m WHERE (\(condition)) AND \(hasException("m.title"))
                AND NOT EXISTS (SELECT 1 FROM movie_title_exceptions e WHERE e.id = m.id)
             """, bindings)
     }

@@ -49,7 +49,7 @@ func runOnThreads(_ bodies: [@Sendable () -> Void]) {
 var processorCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
 
 /// A bounded queue from threads that send to one that receives: `send` waits while it is full,
-/// so memory stays flat; `close` ends the stream, `cancel` drops it (a consumer that failed).
+/// so memory stays flat; `close` ends the stream, `cancel` drops it (either side giving up).
 final class BoundedChannel<Element: Sendable>: @unchecked Sendable {
     // Heap-allocated: a pthread mutex must not move, and Swift promises no fixed address for properties.
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
@@ -82,6 +82,7 @@ final class BoundedChannel<Element: Sendable>: @unchecked Sendable {
     @discardableResult
     func send(_ element: Element) -> Bool {
         locked {
+            precondition(!closed, "sent to a closed channel")
             while queue.count >= capacity && !cancelled { pthread_cond_wait(changed, mutex) }
             guard !cancelled else { return false }
             queue.append(element)
@@ -99,6 +100,9 @@ final class BoundedChannel<Element: Sendable>: @unchecked Sendable {
             return queue.removeFirst()
         }
     }
+
+    /// Whether either side gave up (`receive` returns nil then, as for a closed channel).
+    var isCancelled: Bool { locked { cancelled } }
 
     /// No more elements will be sent; the receiver gets those queued, then nil.
     func close() {

@@ -38,9 +38,11 @@ final class BulkAppender {
     /// Indexes appended titles on another thread, when the catalog had no movies.
     private var titles: TitleIndexBuilder?
 
-    /// Starts appending rows like `first` (its key and columns) after stored ids up to `maxIDBefore`.
-    init(db: Database, genres: GenreResolver, first: ImportRow, maxIDBefore: Int64, nowSeconds: Int64,
-         sieve: RepeatSieve = RepeatSieve()) throws {
+    /// Starts appending rows like `first` (its key and columns) after stored ids up to `maxIDBefore`;
+    /// `hadMovies` says whether any are stored (ids may be 0 and below); `titleScratchPages`
+    /// limits the title index built alongside (for tests).
+    init(db: Database, genres: GenreResolver, first: ImportRow, maxIDBefore: Int64, hadMovies: Bool, nowSeconds: Int64,
+         titleScratchPages: Int? = nil, sieve: RepeatSieve = RepeatSieve()) throws {
         self.db = db
         self.genres = genres
         key = first.imdbID == nil ? .titleYear : .imdbID
@@ -53,8 +55,9 @@ final class BulkAppender {
         try db.execute(RepeatMerger.tablesSQL)
         later = try AppendQueue(db, table: RepeatMerger.rowTable, linkTable: RepeatMerger.linkTable, facets: false, nowSeconds: nowSeconds)
         // Stored keys first: a row repeating one is set aside like a repeat within the input.
-        if maxIDBefore > 0 { try sieveStoredKeys() }
-        if maxIDBefore == 0 { titles = TitleIndexBuilder.start(for: db) }
+        if hadMovies { try sieveStoredKeys() }
+        // Only an index of no titles may be replaced whole by the one built alongside.
+        if !hadMovies { titles = TitleIndexBuilder.start(for: db, pageLimit: titleScratchPages) }
         droppedTriggers = try db.dropSchemaObjects("trigger", on: ["movies", "movie_genres"]).map(\.sql)
         droppedIndexes = try db.dropSchemaObjects("index", on: ["movies", "movie_genres", "movie_facets"])
         // Appended rows are checked by MovieRules.violation, not by SQLite's CHECKs. A flag
@@ -80,6 +83,10 @@ final class BulkAppender {
         let other = first.imdbID == nil ? "imdb_id IS NOT NULL" : "imdb_id IS NULL"
         return try db.intScalar("SELECT NOT EXISTS (SELECT 1 FROM movies WHERE \(other))") == 1
     }
+
+    /// Whether the title index is built on another thread (the merge then notes the movies it
+    /// gives other titles).
+    var buildsTitlesAlongside: Bool { titles != nil }
 
     /// Whether `row` can be appended: the same columns and the same key as the first.
     func accepts(_ row: ImportRow) -> Bool {
@@ -134,22 +141,37 @@ final class BulkAppender {
             try merge()
         }
         try db.execute("PRAGMA ignore_check_constraints = OFF")
-        if let titles {
-            self.titles = nil
-            try titles.install(into: db)
-            // The builder has the appended movies; the merge's new keys are the movies numbered
-            // as set-aside rows (a new key keeps its first row's id).
-            if setAside > 0 { try MovieTitlesTable.add(db, where: "m.id IN (SELECT id FROM \(RepeatMerger.rowTable))", []) }
-            timings.mark("title index, built alongside")
-        } else if try MovieTitlesTable.exists(db) {
+        if try !installTitles() && MovieTitlesTable.exists(db) {
             try MovieTitlesTable.index(db, above: maxIDBefore)
             timings.mark("title index")
+        } else {
+            timings.mark("title index, built alongside")
         }
         try db.execute(RepeatMerger.dropTablesSQL)
         // Later rows go one by one: the triggers keep movie_facets and movie_titles again.
         for sql in droppedTriggers { try db.execute(sql) }
         droppedTriggers = []
         timings.mark("triggers")
+    }
+
+    /// Puts the title index built alongside in place, then indexes what the merge changed: the new
+    /// keys (movies numbered as set-aside rows: a new key keeps its first row's id) and the
+    /// appended movies it gave other titles (the builder has their first ones). False when there
+    /// is no builder, or it failed (say, its temporary directory was full): the caller then
+    /// indexes the titles itself, as they are now.
+    private func installTitles() throws -> Bool {
+        guard let titles else { return false }
+        self.titles = nil
+        do {
+            try titles.install(into: db)
+        } catch is TitleIndexBuilder.Failure {
+            return false
+        }
+        if setAside > 0 {
+            try MovieTitlesTable.remove(db, indexedAs: RepeatMerger.retitledTable)
+            try MovieTitlesTable.add(db, where: "m.id IN (SELECT id FROM \(RepeatMerger.rowTable)) OR m.id IN (SELECT id FROM \(RepeatMerger.retitledTable))", [])
+        }
+        return true
     }
 
     /// Rebuilds the other dropped indexes (inside the same transaction).

@@ -53,6 +53,9 @@ public struct ImportOptions: Sendable {
     public var dryRun = false
     /// Bulk or row-by-row storing; the result is the same, only the speed differs.
     public var bulkLoad = BulkLoad.auto
+    /// For tests: the most pages the title index built alongside may use (`PRAGMA
+    /// max_page_count` of its scratch database), so that building it fails as a full disk would.
+    var titleScratchPages: Int?
 
     /// Creates the default options.
     public init() {}

@@ -24,6 +24,8 @@ final class ImportWriter {
     private let policy: DuplicatePolicy
     /// Movies with a larger id were inserted by this import: a match there is a repeat within the input.
     private let maxIDBefore: Int64
+    /// Whether the catalog had movies before (a sqlite3 user may have given them ids 0 and below).
+    private let hadMovies: Bool
     private let identity: MovieIdentity
     private let saver: MovieSaver
     private var genres: GenreResolver { saver.genres }
@@ -48,20 +50,25 @@ final class ImportWriter {
 
     /// Every row set aside and merged (`BulkLoad.alwaysMergingEveryRow`).
     private let mergingEveryRow: Bool
+    /// A page limit for the title index built alongside (`ImportOptions.titleScratchPages`).
+    private let titleScratchPages: Int?
 
     /// movie_facets kept at the end, for an input large beside the catalog.
     private let deferredFacets: DeferredFacets?
 
-    init(db: Database, policy: DuplicatePolicy, bulkLoad: Bool, mergingEveryRow: Bool = false, deferFacets: Bool = false) throws {
+    init(db: Database, policy: DuplicatePolicy, bulkLoad: Bool, mergingEveryRow: Bool = false, titleScratchPages: Int? = nil,
+         deferFacets: Bool = false) throws {
         self.mergingEveryRow = mergingEveryRow
+        self.titleScratchPages = titleScratchPages
         deferredFacets = deferFacets ? DeferredFacets(db: db) : nil
         self.db = db
         self.policy = policy
         maxIDBefore = Int64(try db.intScalar("SELECT ifnull(max(id), 0) FROM movies"))
+        hadMovies = try db.intScalar("SELECT EXISTS (SELECT 1 FROM movies)") == 1
         identity = try MovieIdentity(db: db)
         saver = try MovieSaver(db: db)
         // Stored movies can only be merged into under update or skip; fail needs each row's line.
-        bulkEligible = bulkLoad && (maxIDBefore == 0 || policy != .fail)
+        bulkEligible = bulkLoad && (!hadMovies || policy != .fail)
     }
 
     /// Starts writing a batch of rows; appended rows are read from it, in place, until `flushBatch()`.
@@ -86,8 +93,9 @@ final class ImportWriter {
     func write(_ row: ImportRow, at index: Int, file: String) throws -> (outcome: Outcome, id: Int64) {
         if bulkEligible {
             bulkEligible = false
-            if row.present.contains(.title), try maxIDBefore == 0 || BulkAppender.storedCatalogAllows(db, first: row) {
-                bulk = try BulkAppender(db: db, genres: genres, first: row, maxIDBefore: maxIDBefore, nowSeconds: nowSeconds,
+            if row.present.contains(.title), try !hadMovies || BulkAppender.storedCatalogAllows(db, first: row) {
+                bulk = try BulkAppender(db: db, genres: genres, first: row, maxIDBefore: maxIDBefore, hadMovies: hadMovies,
+                                        nowSeconds: nowSeconds, titleScratchPages: titleScratchPages,
                                         sieve: RepeatSieve(seesEverything: mergingEveryRow))
             }
         }
@@ -156,7 +164,8 @@ final class ImportWriter {
         finishedBulk = appender
         try appender.stop(batch, timings: timings) {
             let counts = try RepeatMerger.merge(db, key: appender.key, maxIDBefore: maxIDBefore, maxGenreIDBefore: genres.maxIDBefore,
-                                                policy: policy, fields: appender.fields, now: now, touched: &touched, timings: timings)
+                                                policy: policy, fields: appender.fields, now: now, touched: &touched, timings: timings,
+                                                recordRetitled: appender.buildsTitlesAlongside)
             folded.repeated += counts.repeated
             folded.updated += counts.updated
             folded.skipped += counts.skipped

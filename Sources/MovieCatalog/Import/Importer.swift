@@ -69,6 +69,7 @@ public final class Importer {
                     if let path = self.options.rejectsPath { self.rejects = try RejectsWriter(path: path) }
                     self.writer = try ImportWriter(db: db, policy: self.options.onDuplicate, bulkLoad: bulkLoad,
                                                    mergingEveryRow: self.options.bulkLoad == .alwaysMergingEveryRow,
+                                                   titleScratchPages: self.options.titleScratchPages,
                                                    deferFacets: deferFacets)
                     for (input, format) in inputs { try self.importInput(input, format: format) }
                     if self.report.problemCount > 0 && !self.options.skipInvalid { throw self.invalidRowsError() }

@@ -41,11 +41,16 @@ enum RepeatMerger {
         DROP TABLE IF EXISTS temp.import_later_genres;
         CREATE TEMP TABLE import_later \(MovieColumns.tableSQL);
         CREATE TEMP TABLE import_later_genres (movie_id INTEGER, genre_id INTEGER, PRIMARY KEY (movie_id, genre_id)) WITHOUT ROWID;
+        DROP TABLE IF EXISTS temp.import_retitled;
+        CREATE TEMP TABLE import_retitled (id INTEGER PRIMARY KEY, title TEXT NOT NULL);
         """
     /// Drops the scratch tables.
-    static let dropTablesSQL = "DROP TABLE IF EXISTS temp.import_later; DROP TABLE IF EXISTS temp.import_later_genres;"
+    static let dropTablesSQL = "DROP TABLE IF EXISTS temp.import_later; DROP TABLE IF EXISTS temp.import_later_genres; DROP TABLE IF EXISTS temp.import_retitled;"
     /// The scratch tables of rows (with `movies`' columns) and of their genre links.
     static let rowTable = "temp.import_later", linkTable = "temp.import_later_genres"
+    /// With `recordRetitled`, the movies this load appended that the merge gave another title,
+    /// with the titles they had (under the IMDb-id key a repeat may bring any title).
+    static let retitledTable = "temp.import_retitled"
 
     /// What a group's key was before its set-aside rows: `kind` in `import_groups`.
     private enum Kind: Int64 {
@@ -64,7 +69,8 @@ enum RepeatMerger {
     /// (117 MB for 50k repeats among 1M rows). The caller has SQLite's CHECKs off for the same
     /// reason: the rows were checked in Swift when they were set aside.
     static func merge(_ db: Database, key: Key, maxIDBefore: Int64, maxGenreIDBefore: Int64, policy: DuplicatePolicy,
-                      fields: MovieFields, now: SQLValue, touched: inout TouchedIDs, timings: PhaseTimings) throws -> FoldCounts {
+                      fields: MovieFields, now: SQLValue, touched: inout TouchedIDs, timings: PhaseTimings,
+                      recordRetitled: Bool = false) throws -> FoldCounts {
         // Only fixed SQL from `Key`, `MovieField` and `Kind` is interpolated.
         try db.execute("""
             DROP TABLE IF EXISTS temp.import_groups;
@@ -117,6 +123,14 @@ enum RepeatMerger {
         // has (the triggers are off), and come back with the new ones below.
         let titled = try MovieTitlesTable.exists(db) && policy != .skip && stored.groups > 0
         if titled { try MovieTitlesTable.remove(db, where: storedKept, []) }
+        if recordRetitled {
+            try db.execute("""
+                INSERT INTO \(retitledTable) (id, title)
+                SELECT m.id, m.title FROM temp.import_groups g CROSS JOIN movies m ON m.id = g.keep
+                       CROSS JOIN temp.import_later l ON l.id = g.last
+                 WHERE g.kind = \(Kind.appended.rawValue) AND m.title IS NOT l.title
+                """)
+        }
         try copyLastRows(db, fields: fields, now: now)
         if titled { try MovieTitlesTable.add(db, where: storedKept, []) }
         timings.mark("merge: copy values")

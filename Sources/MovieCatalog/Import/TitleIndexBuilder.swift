@@ -14,8 +14,16 @@ import Darwin
 /// done while the other core waited; copying the built index is a few thousand large rows. The
 /// titles are kept while rows are appended (then both cores are busy) and indexed while the
 /// writer builds the unique indexes and merges repeats. The copy replaces the catalog's index
-/// whole: only for a catalog without movies.
+/// whole: only for a catalog without movies. The scratch file (about 30 MB a million titles, in
+/// SQLite's temporary directory) is deleted as soon as it is opened, so nothing outlives the
+/// process.
 final class TitleIndexBuilder {
+    /// The thread could not build the index (its scratch database failed, say on a full
+    /// temporary directory): the catalog is untouched, and the load can index the titles itself.
+    struct Failure: Error {
+        let underlying: Error
+    }
+
     /// Titles handed to the thread at a time.
     private struct Chunk: Sendable {
         var ids: [Int64] = []
@@ -37,14 +45,18 @@ final class TitleIndexBuilder {
     private let definition: String
     private var pending = Chunk()
     private var thread: pthread_t?
+    /// Whether `appendDone` ran (the channel is closed).
+    private var appended = false
 
     /// Starts a builder for `db`'s title index; nil when the catalog has none or no thread or
-    /// scratch file is to be had (the load then indexes the titles itself).
-    static func start(for db: Database) -> TitleIndexBuilder? {
+    /// scratch database is to be had (the load then indexes the titles itself). `pageLimit`
+    /// caps the scratch database, for tests of a failing builder.
+    static func start(for db: Database, pageLimit: Int? = nil) -> TitleIndexBuilder? {
         guard let definition = try? db.scalar("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?",
                                              [.text(MovieTitlesTable.name)]),
               case .text(let sql) = definition,
               let scratch = try? Database.scratch(), (try? scratch.execute(sql)) != nil else { return nil }
+        if let pageLimit, (try? scratch.execute("PRAGMA max_page_count = \(pageLimit)")) == nil { return nil }
         let builder = TitleIndexBuilder(scratch: scratch, definition: sql)
         return builder.launch() ? builder : nil
     }
@@ -70,8 +82,10 @@ final class TitleIndexBuilder {
     }
 
     deinit {
-        // Abandoned (the import failed): stop the thread; the scratch file goes with its connection.
+        // Abandoned (the import failed): the thread stops at its next chunk, or skips the index,
+        // or has its statement interrupted; the scratch file goes with its connection.
         channel.cancel()
+        scratch.interrupt()
         if let thread { pthread_join(thread, nil) }
     }
 
@@ -91,7 +105,7 @@ final class TitleIndexBuilder {
 
     /// Keeps the titles as they come, in id order, in a plain scratch table (cheap: the writer and
     /// the parser need the cores while rows are appended); once the append is done, indexes them
-    /// all in one statement, at the lowest priority, while the writer builds the unique indexes
+    /// all in one statement while the writer builds the unique indexes
     /// and merges repeats. One statement, as `MovieTitlesTable.index`: each statement writing
     /// to FTS5 opens a savepoint, at which FTS5 writes its pending terms out as a segment.
     private static func index(_ channel: BoundedChannel<Chunk>, into db: Database, outcome: Outcome) throws {
@@ -110,11 +124,11 @@ final class TitleIndexBuilder {
                 if exception { outcome.exceptions.append(id) }
             }
         }
-        // Nice 19: the index waits for a core the writer and SQLite's sorter threads leave free.
-        // (On Linux the nice value is the calling thread's, not the process's.)
-        #if os(Linux)
-        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 19)
-        #endif
+        // Abandoned by the writer: nothing to build. (Not at a lower priority either: the writer
+        // waits for this thread in `install`, and other processes would then starve it.)
+        guard !channel.isCancelled else { return }
+        // The settings go into the index's own config table, so the copy carries them: the
+        // catalog's FTS5 then reads them, as the copied structure's cookie is not its own.
         try MovieTitlesTable.putOffMerges(db)
         try db.execute("INSERT INTO \(MovieTitlesTable.name) (rowid, title) SELECT id, title FROM titles ORDER BY id")
         try MovieTitlesTable.resumeMerges(db)
@@ -123,6 +137,8 @@ final class TitleIndexBuilder {
 
     /// Says every title is queued: the thread starts indexing them.
     func appendDone() {
+        guard !appended else { return }
+        appended = true
         if !pending.ids.isEmpty { sendPending() }
         channel.close()
     }
@@ -135,7 +151,7 @@ final class TitleIndexBuilder {
         appendDone()
         if let thread { pthread_join(thread, nil) }
         thread = nil
-        if let error = outcome.error { throw error }
+        if let error = outcome.error { throw Failure(underlying: error) }
         try db.execute("DROP TABLE \(MovieTitlesTable.name)")
         try db.execute(definition)
         // FTS5's own tables (its data, its segment index, its settings), named after the index.
