@@ -105,9 +105,9 @@ final class TitleIndexBuilder {
 
     /// Keeps the titles as they come, in id order, in a plain scratch table (cheap: the writer and
     /// the parser need the cores while rows are appended); once the append is done, indexes them
-    /// all in one statement while the writer builds the unique indexes
-    /// and merges repeats. One statement, as `MovieTitlesTable.index`: each statement writing
-    /// to FTS5 opens a savepoint, at which FTS5 writes its pending terms out as a segment.
+    /// all in one statement while the writer builds the unique indexes and merges repeats. One
+    /// statement, as `MovieTitlesTable.index`: each statement writing to FTS5 opens a savepoint,
+    /// at which FTS5 writes its pending terms out as a segment.
     private static func index(_ channel: BoundedChannel<Chunk>, into db: Database, outcome: Outcome) throws {
         try db.execute("BEGIN; CREATE TABLE titles (id INTEGER PRIMARY KEY, title TEXT NOT NULL)")
         let plain = try db.prepare("INSERT INTO titles (id, title) VALUES (?, ?)", persistent: true)
