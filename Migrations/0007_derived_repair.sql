@@ -18,6 +18,8 @@ CREATE TABLE IF NOT EXISTS movie_stale (
     id    INTEGER NOT NULL,                         -- movies.id; the movie may be gone
     title TEXT                                      -- a title movie_titles may hold for it; NULL: none
 ) STRICT;
+-- The title triggers below clear a logged title by id: without it each would scan the log.
+CREATE INDEX IF NOT EXISTS movie_stale_id ON movie_stale (id);
 
 DROP TRIGGER IF EXISTS movie_stale_on_insert;
 DROP TRIGGER IF EXISTS movie_stale_on_update;
@@ -29,15 +31,17 @@ DROP TRIGGER IF EXISTS movie_stale_on_exception_renumber;
 -- Facet rows that REPLACE left behind before this version, when nothing logged them.
 DELETE FROM movie_facets WHERE NOT EXISTS (SELECT 1 FROM movies m WHERE m.id = movie_facets.id);
 
--- An id SQLite is yet to choose shows as -1 here: such a row takes no stored row's id.
+-- An id SQLite is yet to choose shows as -1 here, so an insert without an id logs a movie -1
+-- for nothing (a needless recompute); one that gives -1 may well replace it. UNION: a row that
+-- collides on two keys is logged once.
 CREATE TRIGGER movie_stale_on_insert BEFORE INSERT ON movies BEGIN
     INSERT INTO movie_stale (id, title)
-    SELECT id, title FROM movies WHERE id = NEW.id AND NEW.id <> -1
-    UNION ALL
+    SELECT id, title FROM movies WHERE id = NEW.id
+    UNION
     SELECT id, title FROM movies
      WHERE title = NEW.title COLLATE NOCASE AND ifnull(year, 0) = ifnull(NEW.year, 0)
        AND ifnull(imdb_id, '') = ifnull(NEW.imdb_id, '')
-    UNION ALL
+    UNION
     SELECT id, title FROM movies WHERE imdb_id = NEW.imdb_id;
 END;
 
@@ -47,11 +51,11 @@ WHEN NEW.id IS NOT OLD.id OR NEW.title IS NOT OLD.title OR NEW.year IS NOT OLD.y
   OR NEW.imdb_id IS NOT OLD.imdb_id BEGIN
     INSERT INTO movie_stale (id, title)
     SELECT id, title FROM movies WHERE id = NEW.id AND id <> OLD.id
-    UNION ALL
+    UNION
     SELECT id, title FROM movies
      WHERE title = NEW.title COLLATE NOCASE AND ifnull(year, 0) = ifnull(NEW.year, 0)
        AND ifnull(imdb_id, '') = ifnull(NEW.imdb_id, '') AND id <> OLD.id
-    UNION ALL
+    UNION
     SELECT id, title FROM movies WHERE imdb_id = NEW.imdb_id AND id <> OLD.id;
 END;
 
@@ -75,9 +79,21 @@ WHEN NEW.id IS NOT OLD.id BEGIN
     INSERT INTO movie_stale (id) VALUES (OLD.id), (NEW.id);
 END;
 
--- Version 6's title trigger, changed so that a movie keeping its id and one of the two letters
--- keeps its exception row (deleting it would be logged above), and so that an exception row
--- already there is no conflict.
+-- Version 6's title triggers, changed so that a title they take out of movie_titles is no
+-- longer logged as one to take out: the repair's 'delete' of a title the index no longer holds
+-- would take FTS5's row count and token totals below zero, which it reports as a corrupt index
+-- (an UPSERT or INSERT OR IGNORE logs the row it meets, and may then retitle it, or a later
+-- DELETE remove it). And so that a movie keeping its id and one of the two letters keeps its
+-- exception row (deleting it would be logged above), and an exception row already there is no
+-- conflict.
+DROP TRIGGER IF EXISTS movie_titles_delete;
+CREATE TRIGGER movie_titles_delete AFTER DELETE ON movies BEGIN
+    INSERT INTO movie_titles (movie_titles, rowid, title)
+    VALUES ('delete', OLD.id, replace(replace(OLD.title, char(8490), 'k'), char(304), 'i' || char(775)));
+    UPDATE movie_stale SET title = NULL WHERE id = OLD.id AND title = OLD.title;
+    DELETE FROM movie_title_exceptions WHERE id = OLD.id;
+END;
+
 DROP TRIGGER IF EXISTS movie_titles_update;
 CREATE TRIGGER movie_titles_update AFTER UPDATE OF id, title ON movies
 WHEN OLD.id IS NOT NEW.id OR OLD.title IS NOT NEW.title BEGIN
@@ -85,6 +101,7 @@ WHEN OLD.id IS NOT NEW.id OR OLD.title IS NOT NEW.title BEGIN
     VALUES ('delete', OLD.id, replace(replace(OLD.title, char(8490), 'k'), char(304), 'i' || char(775)));
     INSERT INTO movie_titles (rowid, title)
     VALUES (NEW.id, replace(replace(NEW.title, char(8490), 'k'), char(304), 'i' || char(775)));
+    UPDATE movie_stale SET title = NULL WHERE id = OLD.id AND title = OLD.title;
     DELETE FROM movie_title_exceptions
      WHERE id = OLD.id AND (OLD.id IS NOT NEW.id OR NOT (instr(NEW.title, char(8490)) OR instr(NEW.title, char(304))));
     INSERT INTO movie_title_exceptions (id)

@@ -15,6 +15,8 @@ public final class Catalog {
             db = try Database(path: path)
             let migrator = try CatalogSchema.migrator.get()
             try CatalogSchema.checkVersionMatchesTables(db)
+            try DerivedTables.requireSpecTables(db)
+            try DerivedTables.rewindPastMissing(db, latest: migrator.latestVersion)
             try migrator.migrate(db)
             try DerivedTables.ensure(db, migrator: migrator)
         } catch {

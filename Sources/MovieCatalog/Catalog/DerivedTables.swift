@@ -27,22 +27,50 @@ enum DerivedTables {
         }
     }
 
-    /// Every derived object, with the part to rebuild when it is missing: the data it makes or
-    /// guards. Without movie_stale or its triggers on movies and movie_facets, a REPLACE or a hand
-    /// edit may have gone unlogged; facet rows can then be wrong, titles only over-indexed.
-    static let objects: [(name: String, part: Part)] = [
-        ("movie_facets", .facets), ("movie_facets_insert", .facets), ("movie_facets_update", .facets),
-        ("movie_facets_renumber", .facets), ("movie_facets_delete", .facets), ("movie_facets_link", .facets),
-        ("movie_facets_unlink", .facets), ("movie_facets_relink", .facets),
-        ("movie_facets_rating", .sortIndexes), ("movie_facets_year", .sortIndexes),
-        ("movie_facets_votes", .sortIndexes), ("movie_facets_minutes", .sortIndexes),
-        ("movie_titles", .titles), ("movie_titles_data", .titles), ("movie_titles_idx", .titles),
-        ("movie_titles_config", .titles), ("movie_title_exceptions", .titles), ("movie_titles_insert", .titles),
-        ("movie_titles_delete", .titles), ("movie_titles_update", .titles),
-        ("movie_stale", .facets), ("movie_stale_on_insert", .facets), ("movie_stale_on_update", .facets),
-        ("movie_stale_on_facet_delete", .facets), ("movie_stale_on_facet_renumber", .facets),
-        ("movie_stale_on_exception_delete", .titles), ("movie_stale_on_exception_renumber", .titles),
+    /// Every derived object, with the part to rebuild when it is missing (the data it makes or
+    /// guards) and the schema version that made it. Without movie_stale or its triggers on movies
+    /// and movie_facets, a REPLACE or a hand edit may have gone unlogged; facet rows can then be
+    /// wrong, titles only over-indexed.
+    static let objects: [(name: String, part: Part, since: Int)] = [
+        ("movie_facets", .facets, 4), ("movie_facets_insert", .facets, 4), ("movie_facets_update", .facets, 4),
+        ("movie_facets_renumber", .facets, 4), ("movie_facets_delete", .facets, 4), ("movie_facets_link", .facets, 4),
+        ("movie_facets_unlink", .facets, 4), ("movie_facets_relink", .facets, 4),
+        ("movie_facets_rating", .sortIndexes, 5), ("movie_facets_year", .sortIndexes, 5),
+        ("movie_facets_votes", .sortIndexes, 5), ("movie_facets_minutes", .sortIndexes, 5),
+        ("movie_titles", .titles, 6), ("movie_titles_data", .titles, 6), ("movie_titles_idx", .titles, 6),
+        ("movie_titles_config", .titles, 6), ("movie_title_exceptions", .titles, 6), ("movie_titles_insert", .titles, 6),
+        ("movie_titles_delete", .titles, 6), ("movie_titles_update", .titles, 6),
+        ("movie_stale", .facets, 7), ("movie_stale_id", .facets, 7), ("movie_stale_on_insert", .facets, 7), ("movie_stale_on_update", .facets, 7),
+        ("movie_stale_on_facet_delete", .facets, 7), ("movie_stale_on_facet_renumber", .facets, 7),
+        ("movie_stale_on_exception_delete", .titles, 7), ("movie_stale_on_exception_renumber", .titles, 7),
     ]
+
+    /// The tables and view of SPEC section 2, which no migration can make again from the rest.
+    static let specObjects = ["movies", "genres", "movie_genres", "presets", "preset_filters", "movie_list"]
+
+    /// Refuses a catalog that lacks a table of SPEC section 2 (exit 73, naming it): a sqlite3
+    /// user dropped it, and every command would fail on it.
+    static func requireSpecTables(_ db: Database) throws {
+        guard try db.intScalar("PRAGMA user_version") >= 1 else { return }   // new, or not moviecat's
+        let placeholders = Array(repeating: "?", count: specObjects.count).joined(separator: ", ")
+        let present = Set(try db.query("SELECT name FROM sqlite_master WHERE name IN (\(placeholders))",
+                                       specObjects.map { .text($0) }) { try $0.text(0) })
+        if let gone = specObjects.first(where: { !present.contains($0) }) {
+            throw CatalogError(.cannotUseCatalog, "\(db.path): cannot use the catalog: its table '\(gone)' is missing (dropped by hand?); nothing was changed")
+        }
+    }
+
+    /// Before migrating a catalog at a version that has derived objects (4 and up) but not the
+    /// latest: when one its version should have made is missing, the version goes back to just
+    /// before the migration that makes it, so migrating makes it again (migrations 4 on drop what
+    /// they make first). Else a later migration would fail on it (7 makes triggers on
+    /// movie_title_exceptions) before the check after migrating could rebuild it.
+    static func rewindPastMissing(_ db: Database, latest: Int) throws {
+        let version = try db.intScalar("PRAGMA user_version")
+        guard version >= 4, version < latest,
+              let first = try missing(db).filter({ $0.since <= version }).map(\.since).min() else { return }
+        try db.execute("PRAGMA user_version = \(first - 1)")
+    }
 
     /// What a check found.
     struct Findings: Equatable {
@@ -91,7 +119,7 @@ enum DerivedTables {
     }
 
     /// The derived objects the schema lacks.
-    static func missing(_ db: Database) throws -> [(name: String, part: Part)] {
+    static func missing(_ db: Database) throws -> [(name: String, part: Part, since: Int)] {
         let placeholders = Array(repeating: "?", count: objects.count).joined(separator: ", ")
         let present = Set(try db.query("SELECT name FROM sqlite_master WHERE name IN (\(placeholders))",
                                        objects.map { .text($0.name) }) { try $0.text(0) })
@@ -115,7 +143,23 @@ enum DerivedTables {
         var findings = Findings(logged: row.0)
         if row.1 { findings.rebuild.insert(.facets) }
         if row.2 { findings.rebuild.insert(.titles) }
+        // A REPLACE through a unique index of the user's own went unlogged: both are rebuilt
+        // (the title index would only over-match, but it would hold the deleted titles for good).
+        if try userUniqueIndexes(db) && differentCounts(db) { findings.rebuild.formUnion([.facets, .titles]) }
         return findings
+    }
+
+    /// Whether a sqlite3 user added a unique index to movies: a REPLACE through it deletes rows
+    /// the log's triggers do not know to look for (they probe the id, the natural key and the
+    /// IMDb id). Such catalogs have their facet rows counted against the movies at each open.
+    private static func userUniqueIndexes(_ db: Database) throws -> Bool {
+        try db.intScalar("""
+            SELECT EXISTS (SELECT 1 FROM pragma_index_list('movies') WHERE "unique" AND name NOT IN ('movies_natural_key', 'movies_imdb_id'))
+            """) == 1
+    }
+
+    private static func differentCounts(_ db: Database) throws -> Bool {
+        try db.intScalar("SELECT (SELECT count(*) FROM movies) <> (SELECT count(*) FROM movie_facets)") == 1
     }
 
     /// Recomputes the derived rows of the movies movie_stale logs, if any (inside the caller's transaction).
@@ -128,20 +172,29 @@ enum DerivedTables {
     static func repair(_ db: Database, skipping rebuilt: Set<Part>) throws {
         let logged = "SELECT id FROM movie_stale"
         if !rebuilt.contains(.titles) {
-            // Out go the titles the index may hold for these ids, then in go the titles the movies
-            // have now: a 'delete' takes out every trigram it names, including those the current
-            // title shares, so the current title always goes back in after it. A logged title the
-            // movie still has is indexed as it should be (an INSERT OR IGNORE logs those): left alone.
-            let outdated = "SELECT s.id FROM movie_stale s WHERE s.title IS NOT NULL AND s.title IS NOT (SELECT title FROM movies WHERE id = s.id)"
-            try db.execute("""
-                INSERT INTO movie_titles (movie_titles, rowid, title)
-                SELECT DISTINCT 'delete', id, \(MovieTitlesTable.folded("title")) FROM movie_stale WHERE title IS NOT NULL AND id IN (\(outdated)) ORDER BY id;
-                INSERT INTO movie_titles (rowid, title)
-                SELECT m.id, \(MovieTitlesTable.folded("m.title")) FROM movies m WHERE m.id IN (\(outdated)) ORDER BY m.id;
-                DELETE FROM movie_title_exceptions WHERE id IN (\(logged)) AND NOT EXISTS
-                    (SELECT 1 FROM movies m WHERE m.id = movie_title_exceptions.id AND \(MovieTitlesTable.hasException("m.title")));
-                """)
-            try MovieTitlesTable.addExceptions(db, where: "m.id IN (\(logged))", [])
+            do {
+                try db.execute("SAVEPOINT title_repair")
+                // Out go the titles the index may hold for these ids, then in go the titles the movies
+                // have now: a 'delete' takes out every trigram it names, including those the current
+                // title shares, so the current title always goes back in after it. A logged title the
+                // movie still has is indexed as it should be (an INSERT OR IGNORE logs those): left alone.
+                let outdated = "SELECT s.id FROM movie_stale s WHERE s.title IS NOT NULL AND s.title IS NOT (SELECT title FROM movies WHERE id = s.id)"
+                try db.execute("""
+                    INSERT INTO movie_titles (movie_titles, rowid, title)
+                    SELECT DISTINCT 'delete', id, \(MovieTitlesTable.folded("title")) FROM movie_stale WHERE title IS NOT NULL AND id IN (\(outdated)) ORDER BY id;
+                    INSERT INTO movie_titles (rowid, title)
+                    SELECT m.id, \(MovieTitlesTable.folded("m.title")) FROM movies m WHERE m.id IN (\(outdated)) ORDER BY m.id;
+                    DELETE FROM movie_title_exceptions WHERE id IN (\(logged)) AND NOT EXISTS
+                        (SELECT 1 FROM movies m WHERE m.id = movie_title_exceptions.id AND \(MovieTitlesTable.hasException("m.title")));
+                    """)
+                try MovieTitlesTable.addExceptions(db, where: "m.id IN (\(logged))", [])
+                try db.execute("RELEASE title_repair")
+            } catch let error as DatabaseError where error.code == .corrupt {
+                // FTS5 refused a 'delete' that would take its row count or token totals below zero
+                // (a title it no longer held): the index is made again from the titles instead.
+                try db.execute("ROLLBACK TO title_repair; RELEASE title_repair")
+                try CatalogSchema.migrator.get().rerun(Part.titles.migrations, db)
+            }
         }
         if !rebuilt.contains(.facets) {
             try db.execute("DELETE FROM movie_facets WHERE id IN (\(logged)) AND NOT EXISTS (SELECT 1 FROM movies m WHERE m.id = movie_facets.id)")
