@@ -46,7 +46,52 @@ import Testing
         let status = try String(contentsOfFile: box.path("status.txt"), encoding: .utf8)
         let error = try String(contentsOfFile: box.path("error.txt"), encoding: .utf8)
         #expect(status == "73\n", "\(error)")
-        #expect(error == "moviecat: error: small/c.sqlite: cannot use the catalog: database or disk is full\n")
+        #expect(error == "moviecat: error: small/c.sqlite: \(Self.diskFull)\n")
+        #expect(try String(contentsOfFile: box.path("after.sql"), encoding: .utf8)
+                == String(contentsOfFile: box.path("before.sql"), encoding: .utf8))
+    }
+
+    /// The words of every write that meets a full disk.
+    static let diskFull = "the disk is full; nothing was written"
+
+    /// Writes that meet a disk already full, and a read that must first put a derived table right
+    /// after a sqlite3 user's edit (SQLite reports most of them as an I/O error, ENOSPC behind it).
+    static let fullDiskWrites: [(name: String, command: String)] = [
+        ("import", "import more.csv"),
+        ("add", "add --title Zzz --year 2001"),
+        ("edit", "edit 1 --title 'A Much Longer Title Than Before'"),
+        ("remove", "remove 2"),
+        ("save-preset", "save-preset p genre:drama"),
+        ("filter", "filter --count"),
+        ("filter after a hand edit", "filter --count"),
+    ]
+
+    @Test("a write on a full disk exits 73 saying so, and the catalog stays as it was", arguments: fullDiskWrites)
+    func fullDiskWrite(_ write: (name: String, command: String)) throws {
+        let box = try Sandbox()
+        try box.write("more.csv", Self.bigCSV(rows: 2_000))
+        try box.write("part.csv", Self.bigCSV(rows: 2_000).replacingOccurrences(of: "Number", with: "No."))
+        try FileManager.default.createDirectory(atPath: box.path("small"), withIntermediateDirectories: true)
+        // The hand edit leaves the derived tables to be put right by the next command.
+        let edit = write.name.hasPrefix("filter") ? "sqlite3 small/c.sqlite \"UPDATE movies SET title = title || 'x' WHERE id < 500\"" : ":"
+        let run = try Self.shell("""
+            unshare -rm bash -c '
+                mount -t tmpfs -o size=2m tmpfs small || exit 99
+                moviecat --db small/c.sqlite init --seed 2>/dev/null || exit 98
+                moviecat --db small/c.sqlite import part.csv --quiet || exit 97
+                \(edit.replacingOccurrences(of: "'", with: "'\\''")) || exit 96
+                sqlite3 small/c.sqlite .dump > before.sql
+                dd if=/dev/zero of=small/filler bs=4k 2>/dev/null
+                moviecat --db small/c.sqlite \(write.command.replacingOccurrences(of: "'", with: "'\\''")) > /dev/null 2> error.txt; echo $? > status.txt
+                rm small/filler
+                sqlite3 small/c.sqlite .dump > after.sql
+            '
+            """, in: box)
+        try #require(run.status == 0, "the private tmpfs could not be made: \(run)")
+        let status = try String(contentsOfFile: box.path("status.txt"), encoding: .utf8)
+        let error = try String(contentsOfFile: box.path("error.txt"), encoding: .utf8)
+        #expect(status == "73\n", "\(error)")
+        #expect(error == "moviecat: error: small/c.sqlite: \(Self.diskFull)\n")
         #expect(try String(contentsOfFile: box.path("after.sql"), encoding: .utf8)
                 == String(contentsOfFile: box.path("before.sql"), encoding: .utf8))
     }

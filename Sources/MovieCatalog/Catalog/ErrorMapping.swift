@@ -38,12 +38,19 @@ extension CatalogError {
             if error.code == .ioError && error.systemErrno == EFBIG {
                 return CatalogError(.ioError, "\(place)the file size limit (ulimit -f) was reached; nothing was written")
             }
+            // A full disk reaches SQLite as SQLITE_FULL; as SQLITE_IOERR with ENOSPC behind it when a
+            // WAL or journal write fails; or, opening the catalog, as the WAL's shared-memory file
+            // failing to grow (no errno kept). The same words for all, so users see the cause.
+            if error.code == .full || error.extendedCode == .sharedMemorySize
+                || (error.code == .ioError && error.systemErrno == ENOSPC) {
+                return CatalogError(.cannotUseCatalog, "\(place)the disk is full; nothing was written")
+            }
             switch error.code {
             case .busy, .locked:
                 return CatalogError(.locked, "\(place)the catalog stayed locked by another process for over \(Database.busyTimeoutMilliseconds / 1000) s")
             case .notADatabase:
                 return CatalogError(.cannotUseCatalog, "\(place)not a SQLite database")
-            case .readOnly, .cannotOpen, .permission, .full, .ioError, .corrupt, .auth:
+            case .readOnly, .cannotOpen, .permission, .ioError, .corrupt, .auth:
                 return CatalogError(.cannotUseCatalog, "\(place)cannot use the catalog: \(error.message)")
             default:
                 // The SQL stays out of the message: users get SQLite's own words and code.
