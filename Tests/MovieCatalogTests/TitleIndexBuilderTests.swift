@@ -171,4 +171,19 @@ import TestSupport
         #expect(MovieTitlesTable.isSound(catalog.db))
         #expect(try Self.covers(catalog.db))
     }
+    @Test("an abandoned builder (the import failed) stops, whether it waits for titles or indexes them, and leaves the catalog's index as it was",
+          .timeLimit(.minutes(1)), arguments: [false, true])
+    func abandoned(afterAppend: Bool) throws {
+        let (catalog, dir) = try BulkLoadTests.catalog([:])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let before = try catalog.db.intScalar("SELECT count(*) FROM movie_titles_data")
+        do {
+            let builder = try #require(TitleIndexBuilder.start(for: catalog.db))
+            for (offset, title) in Self.titles(60_000, seed: 5).enumerated() { builder.add(id: Int64(offset + 1), title: title) }
+            // Indexing 60,000 titles takes far longer than this: the thread is in its statement.
+            if afterAppend { builder.appendDone(); usleep(20_000) }
+        }   // dropped here: deinit cancels, interrupts and joins; a thread left waiting would hang
+        #expect(try catalog.db.intScalar("SELECT count(*) FROM movie_titles_data") == before)
+        #expect(MovieTitlesTable.isSound(catalog.db))
+    }
 }
