@@ -1,4 +1,9 @@
 import CSQLite
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// An error reported by SQLite, with the statement and arguments that caused it.
 public struct DatabaseError: Error, CustomStringConvertible, Sendable {
@@ -32,6 +37,16 @@ public struct DatabaseError: Error, CustomStringConvertible, Sendable {
         self.init(code: code, message: message, sql: sql, arguments: arguments)
         systemErrno = connection.map { sqlite3_system_errno($0) } ?? 0
     }
+
+    /// Whether the disk was full: SQLite says so as SQLITE_FULL; as an I/O error with ENOSPC behind
+    /// it when a WAL or journal write fails; or, opening a WAL database, as its shared-memory file
+    /// failing to grow (no errno kept).
+    public var isDiskFull: Bool {
+        code == .full || extendedCode.rawValue == Self.sharedMemorySize || (code == .ioError && systemErrno == ENOSPC)
+    }
+
+    /// SQLITE_IOERR_SHMSIZE, whose macro Swift does not import.
+    private static let sharedMemorySize = SQLITE_IOERR | (19 << 8)
 
     /// The SQLite error code and message, plus the statement when known.
     public var description: String {

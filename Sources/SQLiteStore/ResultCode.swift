@@ -30,6 +30,4 @@ public struct ResultCode: RawRepresentable, Hashable, Sendable, CustomStringConv
     public static let auth = ResultCode(rawValue: SQLITE_AUTH)
     public static let range = ResultCode(rawValue: SQLITE_RANGE)
     public static let notADatabase = ResultCode(rawValue: SQLITE_NOTADB)
-    /// The WAL's shared-memory file could not grow (SQLITE_IOERR_SHMSIZE): in practice a full disk.
-    public static let sharedMemorySize = ResultCode(rawValue: SQLITE_IOERR | (19 << 8))
 }

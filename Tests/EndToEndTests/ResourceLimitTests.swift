@@ -27,51 +27,53 @@ import Testing
         #expect(try box.dump() == before)
     }
 
-    /// The words of every write that meets a full disk.
-    static let diskFull = "the disk is full; nothing was written"
+    /// A command run on a full disk: `prepare` runs first (shell, before the disk fills up).
+    struct FullDiskCase: CustomTestStringConvertible, Sendable {
+        var command: String
+        var prepare = ":"
+        /// Whether the command fills the disk itself (SQLITE_FULL) rather than meeting it full.
+        var fillsItself = false
+        var testDescription: String { command + (prepare == ":" ? "" : " after: " + prepare) }
+    }
 
-    /// Writes that meet a disk already full, and a read that must first put a derived table right
-    /// after a sqlite3 user's edit (SQLite reports most of them as an I/O error); and an import
-    /// that fills the disk itself (SQLITE_FULL).
-    static let fullDiskWrites: [(name: String, command: String)] = [
-        ("import that fills the disk", "import big.csv"),
-        ("import", "import more.csv"),
-        ("add", "add --title Zzz --year 2001"),
-        ("edit", "edit 1 --title 'A Much Longer Title Than Before'"),
-        ("remove", "remove 2"),
-        ("save-preset", "save-preset p genre:drama"),
-        ("filter", "filter --count"),
-        ("filter after a hand edit", "filter --count"),
+    /// Writes, reads, and a read that must first put a derived table right after a sqlite3 user's
+    /// edit, on a disk already full (SQLite reports most of them as an I/O error); and an import
+    /// that fills the disk itself.
+    static let fullDiskCases: [FullDiskCase] = [
+        FullDiskCase(command: "import big.csv", fillsItself: true),
+        FullDiskCase(command: "import more.csv"),
+        FullDiskCase(command: "add --title Zzz --year 2001"),
+        FullDiskCase(command: "edit 1 --title 'A Much Longer Title Than Before'"),
+        FullDiskCase(command: "remove 2"),
+        FullDiskCase(command: "save-preset p genre:drama"),
+        FullDiskCase(command: "filter --count"),
+        FullDiskCase(command: "filter --count", prepare: "sqlite3 small/c.sqlite \"UPDATE movies SET title = title || 'x' WHERE id < 500\""),
     ]
 
-    @Test("a write on a full disk exits 73 saying so, and the catalog stays as it was", arguments: fullDiskWrites)
-    func fullDiskWrite(_ write: (name: String, command: String)) throws {
+    @Test("a command on a full disk exits 73 saying so, and the catalog stays as it was", arguments: fullDiskCases)
+    func fullDisk(_ test: FullDiskCase) throws {
         let box = try Sandbox()
-        try box.write("more.csv", Self.bigCSV(rows: 2_000))
-        let fills = write.name.hasSuffix("fills the disk")
-        if fills { try box.write("big.csv", Self.bigCSV(rows: 60_000)) }
         try box.write("part.csv", Self.bigCSV(rows: 2_000).replacingOccurrences(of: "Number", with: "No."))
+        try box.write(test.fillsItself ? "big.csv" : "more.csv", Self.bigCSV(rows: test.fillsItself ? 60_000 : 2_000))
         try FileManager.default.createDirectory(atPath: box.path("small"), withIntermediateDirectories: true)
-        // The hand edit leaves the derived tables to be put right by the next command.
-        let edit = write.name.hasSuffix("hand edit") ? "sqlite3 small/c.sqlite \"UPDATE movies SET title = title || 'x' WHERE id < 500\"" : ":"
-        let run = try Self.shell("""
-            unshare -rm bash -c '
-                mount -t tmpfs -o size=2m tmpfs small || exit 99
-                moviecat --db small/c.sqlite init --seed 2>/dev/null || exit 98
-                moviecat --db small/c.sqlite import part.csv --quiet || exit 97
-                \(edit.replacingOccurrences(of: "'", with: "'\\''")) || exit 96
-                sqlite3 small/c.sqlite .dump > before.sql
-                \(fills ? ":" : "dd if=/dev/zero of=small/filler bs=4k 2>/dev/null")
-                moviecat --db small/c.sqlite \(write.command.replacingOccurrences(of: "'", with: "'\\''")) > /dev/null 2> error.txt; echo $? > status.txt
-                rm -f small/filler
-                sqlite3 small/c.sqlite .dump > after.sql
-            '
-            """, in: box)
+        // A 2 MiB file system of our own, in a private mount namespace that ends with the script.
+        try box.write("full.sh", """
+            mount -t tmpfs -o size=2m tmpfs small || exit 99
+            moviecat --db small/c.sqlite init --seed 2>/dev/null || exit 98
+            moviecat --db small/c.sqlite import part.csv --quiet || exit 97
+            \(test.prepare) || exit 96
+            sqlite3 small/c.sqlite .dump > before.sql
+            \(test.fillsItself ? ":" : "dd if=/dev/zero of=small/filler bs=4k 2>/dev/null")
+            moviecat --db small/c.sqlite \(test.command) > /dev/null 2> error.txt; echo $? > status.txt
+            rm -f small/filler
+            sqlite3 small/c.sqlite .dump > after.sql
+            """)
+        let run = try Self.shell("unshare -rm bash full.sh", in: box)
         try #require(run.status == 0, "the private tmpfs could not be made: \(run)")
         let status = try String(contentsOfFile: box.path("status.txt"), encoding: .utf8)
         let error = try String(contentsOfFile: box.path("error.txt"), encoding: .utf8)
         #expect(status == "73\n", "\(error)")
-        #expect(error == "moviecat: error: small/c.sqlite: \(Self.diskFull)\n")
+        #expect(error == "moviecat: error: small/c.sqlite: the disk is full; nothing was written\n")
         #expect(try String(contentsOfFile: box.path("after.sql"), encoding: .utf8)
                 == String(contentsOfFile: box.path("before.sql"), encoding: .utf8))
     }

@@ -171,6 +171,7 @@ import TestSupport
         #expect(MovieTitlesTable.isSound(catalog.db))
         #expect(try Self.covers(catalog.db))
     }
+
     @Test("an abandoned builder (the import failed) stops, whether it waits for titles or indexes them, and leaves the catalog's index as it was",
           .timeLimit(.minutes(1)), arguments: [false, true])
     func abandoned(afterAppend: Bool) throws {

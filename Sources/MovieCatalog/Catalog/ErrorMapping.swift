@@ -38,11 +38,8 @@ extension CatalogError {
             if error.code == .ioError && error.systemErrno == EFBIG {
                 return CatalogError(.ioError, "\(place)the file size limit (ulimit -f) was reached; nothing was written")
             }
-            // A full disk reaches SQLite as SQLITE_FULL; as SQLITE_IOERR with ENOSPC behind it when a
-            // WAL or journal write fails; or, opening the catalog, as the WAL's shared-memory file
-            // failing to grow (no errno kept). The same words for all, so users see the cause.
-            if error.code == .full || error.extendedCode == .sharedMemorySize
-                || (error.code == .ioError && error.systemErrno == ENOSPC) {
+            // Most often reported as a disk I/O error: the same words for every form, so users see the cause.
+            if error.isDiskFull {
                 return CatalogError(.cannotUseCatalog, "\(place)the disk is full; nothing was written")
             }
             switch error.code {
