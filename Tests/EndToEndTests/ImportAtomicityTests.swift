@@ -29,14 +29,33 @@ import Glibc
 
     enum Start: String, Sendable { case seeded, empty }
 
-    struct Case: Sendable, CustomStringConvertible {
-        let start: Start
-        /// Seconds the import runs before SIGKILL.
-        let delay: Double
-        var description: String { "\(start) catalog, killed after \(delay) s" }
+    /// When the import is killed: after some seconds, or as soon as it has written to its WAL or
+    /// journal (a fixed delay alone may end before a busy machine's import has written anything).
+    enum Moment: Sendable, CustomStringConvertible {
+        case after(Double)
+        case written
+        var description: String {
+            switch self {
+            case .after(let seconds): "after \(seconds) s"
+            case .written: "once it has written"
+            }
+        }
     }
 
-    static let cases = [0.3, 0.55, 0.8].flatMap { delay in [Case(start: .seeded, delay: delay), Case(start: .empty, delay: delay)] }
+    struct Case: Sendable, CustomStringConvertible {
+        let start: Start
+        let moment: Moment
+        var description: String { "\(start) catalog, killed \(moment)" }
+    }
+
+    static let cases = [Moment.after(0.3), .after(0.55), .written].flatMap { moment in
+        [Case(start: .seeded, moment: moment), Case(start: .empty, moment: moment)]
+    }
+
+    /// The sizes of the catalog's WAL and rollback journal (nil: no such file).
+    static func sideFileSizes(_ db: String) -> [Int?] {
+        ["-wal", "-journal"].map { (try? FileManager.default.attributesOfItem(atPath: db + $0))?[.size] as? Int }
+    }
 
     @Test("kill -9 during an import leaves the catalog exactly as it was", arguments: cases)
     func killedImport(_ c: Case) throws {
@@ -55,13 +74,19 @@ import Glibc
         process.standardError = FileHandle.nullDevice
         try process.run()
         let started = Date()
-        while Date().timeIntervalSince(started) < c.delay { usleep(10_000) }
-        // What the import had written by now: a WAL (row by row) or a rollback journal (bulk load).
-        let sizes = ["-wal", "-journal"].map { (try? FileManager.default.attributesOfItem(atPath: box.db + $0))?[.size] as? Int }
+        switch c.moment {
+        case .after(let seconds):
+            while Date().timeIntervalSince(started) < seconds { usleep(10_000) }
+        case .written:
+            // What the import writes: a WAL (row by row) or a rollback journal (bulk load).
+            while process.isRunning && !Self.sideFileSizes(box.db).contains(where: { ($0 ?? 0) > 0 })
+                    && Date().timeIntervalSince(started) < 60 { usleep(5_000) }
+        }
+        let sizes = Self.sideFileSizes(box.db)
         let sideFiles = "wal \(sizes[0].map(String.init) ?? "none"), journal \(sizes[1].map(String.init) ?? "none")"
-        try #require(process.isRunning, "the import ended within \(c.delay) s: the file is too small to kill it midway")
-        if c.delay >= 0.8 {
-            #expect(sizes.contains { ($0 ?? 0) > 0 }, "the import had written nothing yet, so the kill proves little (\(sideFiles))")
+        try #require(process.isRunning, "the import ended \(c.moment): the file is too small to kill it midway")
+        if case .written = c.moment {
+            #expect(sizes.contains { ($0 ?? 0) > 0 }, "the import wrote nothing in 60 s, so the kill proves little (\(sideFiles))")
         }
         #expect(kill(process.processIdentifier, SIGKILL) == 0)
         process.waitUntilExit()
