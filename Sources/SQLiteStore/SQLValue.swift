@@ -4,6 +4,7 @@ public enum SQLValue: Hashable, Sendable, CustomStringConvertible {
     case integer(Int64)
     case real(Double)
     case text(String)
+    case blob([UInt8])
 
     /// The value as it would appear in SQL, for `--explain` output only (never executed).
     public var description: String {
@@ -12,6 +13,7 @@ public enum SQLValue: Hashable, Sendable, CustomStringConvertible {
         case .integer(let value): return String(value)
         case .real(let value): return String(value)
         case .text(let value): return "'" + value.replacing("'", with: "''") + "'"
+        case .blob(let bytes): return "x'" + bytes.map { String($0 >> 4, radix: 16) + String($0 & 15, radix: 16) }.joined() + "'"
         }
     }
 }

@@ -67,6 +67,9 @@ public final class Statement {
         case .integer(let v): try bind(v, at: index)
         case .real(let v): try bind(v, at: index)
         case .text(let v): try bind(v, at: index)
+        case .blob(let bytes):
+            // SQLite copies the bytes now (an empty array may have no address: a zero-length BLOB).
+            try check(bytes.withUnsafeBytes { sqlite3_bind_blob(handle, index, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32($0.count), sqliteTransient) })
         }
     }
 
@@ -159,6 +162,14 @@ public final class Statement {
         // sqlite3_column_text gives no pointer for NULL (nor when out of memory).
         guard let bytes = sqlite3_column_text(handle, column) else { return body(nil) }
         return body(UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(handle, column))))
+    }
+
+    /// Lends the column's bytes as a BLOB (nil when NULL): valid only inside `body`.
+    public func withBlob<R>(_ column: Int32, _ body: (UnsafeRawBufferPointer?) -> R) -> R {
+        guard !isNull(column) else { return body(nil) }
+        // A zero-length BLOB has no pointer.
+        let bytes = sqlite3_column_blob(handle, column)
+        return body(UnsafeRawBufferPointer(start: bytes, count: bytes == nil ? 0 : Int(sqlite3_column_bytes(handle, column))))
     }
 
     private func nullColumn(_ column: Int32) -> DatabaseError {

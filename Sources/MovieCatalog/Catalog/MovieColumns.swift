@@ -93,6 +93,8 @@ enum MovieColumns {
         case .integer(let n): return .integer(Int(n))
         case .real(let d): return .real(d)
         case .text(let s): return .text(s)
+        // Statement.value reads a BLOB as text; one given here is read the same way.
+        case .blob(let bytes): return .text(String(decoding: bytes, as: UTF8.self))
         }
     }
 
