@@ -208,4 +208,55 @@ import TestSupport
         // The random sets really exercised something.
         #expect(checked > 200 && nonEmptySets >= 10, "\(checked) values checked, \(nonEmptySets) sets with counts")
     }
+
+    // MARK: - The stored counts with nothing selected (movie_facet_totals)
+
+    /// The counts with nothing selected as SQL over the SPEC tables gives them, read by sqlite3.
+    static func sqlCounts(_ box: Sandbox) throws -> [String: [String: Int]] {
+        func grouped(_ query: String) throws -> [String: Int] {
+            Dictionary(uniqueKeysWithValues: try box.sql(query).map { line in
+                let parts = line.split(separator: "|", omittingEmptySubsequences: false)
+                return (String(parts[0]), Int(parts[1])!)
+            })
+        }
+        return [
+            "genre": try grouped("SELECT g.code, count(*) FROM movies m JOIN movie_genres mg ON mg.movie_id = m.id JOIN genres g ON g.id = mg.genre_id GROUP BY g.code"),
+            "rating": try grouped("SELECT CAST(rating AS INTEGER), count(*) FROM movies WHERE rating IS NOT NULL GROUP BY 1"),
+            "duration": try grouped("SELECT (duration_minutes / 60) || 'h', count(*) FROM movies WHERE duration_minutes IS NOT NULL GROUP BY 1"),
+            "year": try grouped("SELECT (year / 10 * 10) || 's', count(*) FROM movies WHERE year IS NOT NULL GROUP BY 1"),
+            "certification": try grouped("SELECT certification, count(*) FROM movies WHERE certification IS NOT NULL GROUP BY 1"),
+        ]
+    }
+
+    @Test("with nothing selected the counts come from movie_facet_totals, which a sqlite3 user's edits leave out of date in no count")
+    func storedTotals() throws {
+        let box = try Sandbox()
+        try box.seed()
+        // The demo movies' ids are all in block 0, counted when they were written.
+        #expect(try box.sql("SELECT block, counts IS NOT NULL FROM movie_facet_totals") == ["0|1"])
+        var run = try box.moviecat("facets", "--format", "json")
+        #expect(try Self.jsonCounts(run) == Self.fullSeedCounts, "\(run)")
+        // A sqlite3 user's edits: block 0 loses its stored counts (a trigger), block 1 has none.
+        _ = try box.sql("""
+            UPDATE movies SET rating = 1.5, certification = 'R' WHERE id = 1;
+            INSERT INTO movies (id, title, year, rating, duration_minutes) VALUES (5000, 'Far Away', 1931, 9.5, 200);
+            INSERT INTO movie_genres (movie_id, genre_id) SELECT 5000, id FROM genres WHERE code = 'war'
+            """)
+        #expect(try box.sql("SELECT block FROM movie_facet_totals") == [])
+        run = try box.moviecat("facets", "--format", "json")
+        #expect(run.status == 0, "\(run)")
+        #expect(try Self.jsonCounts(run) == Self.sqlCounts(box), "\(run)")
+        #expect(try Self.jsonCounts(run)["rating"]?["9"] == 1, "\(run)")
+        // moviecat's next write stores both blocks again; the counts stay those of the rows.
+        run = try box.moviecat("add", "--title", "Near", "--year", "2001", "--rating", "4", "--genre", "drama")
+        try #require(run.status == 0, "\(run)")
+        #expect(try box.sql("SELECT block, counts IS NOT NULL FROM movie_facet_totals ORDER BY block") == ["0|1", "1|1"])
+        run = try box.moviecat("facets", "--format", "json")
+        #expect(try Self.jsonCounts(run) == Self.sqlCounts(box), "\(run)")
+        // Counts written past the triggers are what the list shows: the stored blocks are read.
+        _ = try box.sql("UPDATE movie_facet_totals SET counts = (SELECT counts FROM movie_facet_totals WHERE block = 1) WHERE block = 0")
+        run = try box.moviecat("facets", "--format", "json")
+        // (block 1 holds Far Away, war, and Near, drama: now counted twice each)
+        #expect(try Self.jsonCounts(run)["genre"] == ["war": 2, "drama": 2], "\(run)")
+    }
 }

@@ -33,7 +33,7 @@ import TestSupport
         let tables = try box.sqlite3(".tables\n").stdout.split(whereSeparator: \.isWhitespace).map(String.init)
         // movie_titles is an FTS5 table: its own tables (movie_titles_*) come with it.
         #expect(Set(tables.filter { !$0.hasPrefix("movie_titles_") })
-                == ["genres", "movie_facets", "movie_genres", "movie_list", "movie_stale", "movie_title_exceptions", "movie_titles",
+                == ["genres", "movie_facet_totals", "movie_facets", "movie_genres", "movie_list", "movie_stale", "movie_title_exceptions", "movie_titles",
                     "movies", "preset_filters", "presets"])
         #expect(try box.sql("PRAGMA user_version") == [latestSchemaVersion])
         #expect(try box.sql("PRAGMA journal_mode") == ["wal"])

@@ -33,6 +33,7 @@ public final class Catalog {
         try db.transaction {
             try db.execute(CatalogSchema.seedSQL)
             try DerivedTables.repairIfLogged(db)
+            try FacetTotals.fill(db)
         }
     }
 

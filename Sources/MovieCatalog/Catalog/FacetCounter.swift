@@ -35,7 +35,7 @@ public struct FacetCounter {
     public init(catalog: Catalog) { self.catalog = catalog }
 
     /// Tallies the facet rows `query` selects.
-    private static func tally(into tally: inout FacetTally, _ db: Database, _ query: SQLFragment) throws {
+    static func tally(into tally: inout FacetTally, _ db: Database, _ query: SQLFragment) throws {
         try db.forEachRow(query.sql, query.bindings) { row in
             row.withText(4) { certification in
                 tally.add(genres: row.optionalInt(0).map(Int64.init) ?? 0, rating: row.optionalDouble(1),
@@ -75,8 +75,11 @@ public struct FacetCounter {
         // A large catalog is tallied in parts at once, on one snapshot (ParallelScan), else in one scan.
         let part = query + SQLFragment(" AND f.id BETWEEN ? AND ?")
         let start = tally
-        // A part that fails (say, no connection to spare) leaves the work to the single scan.
-        if let parts = (try? ParallelScan(db: db, parts: parallelParts, minimumSpan: parallelSpan).run({ connection, ids in
+        // Nothing selected (the list's first screen): the stored blocks' counts, where enough are.
+        // Else a part that fails (say, no connection to spare) leaves the work to the single scan.
+        if set.isEmpty, try db.hasSchemaObject(FacetTotals.name), let totals = try FacetTotals.tally(start, db) {
+            tally = totals
+        } else if let parts = (try? ParallelScan(db: db, parts: parallelParts, minimumSpan: parallelSpan).run({ connection, ids in
             var tally = start
             try FacetCounter.tally(into: &tally, connection, part + SQLFragment("", [.integer(ids.lowerBound), .integer(ids.upperBound)]))
             return tally

@@ -35,6 +35,8 @@ struct FacetTally: Sendable {
 
     /// Each listed facet's selected elements with their tests (empty: not selected).
     let selected: [[(element: MovieFilter, test: Test)]]
+    /// Whether no listed facet has a selection: every row counts in every facet.
+    private let nothingSelected: Bool
     /// Genre bit -> genre code, for the genres counted.
     private let codeOfBit: [Int: String]
 
@@ -42,12 +44,13 @@ struct FacetTally: Sendable {
     private(set) var counts: [[String: Int]]
     /// Counts of each selected element alongside the rest of the set, by facet position.
     private(set) var elementCounts: [[Int]]
-    // Buckets counted in arrays where they are small numbers (most rows), else in dictionaries.
-    private var ratingBuckets = [Int](repeating: 0, count: 11)
-    private var hourBuckets = [Int](repeating: 0, count: 64)
-    private var decadeBuckets = [Int](repeating: 0, count: 64)   // 1800s ... 2430s
-    private var genreBits = [Int](repeating: 0, count: 63)
-    private var certifications: [(bytes: [UInt8], count: Int)] = []
+    // Buckets counted in arrays where they are small numbers (most rows), else in dictionaries
+    // (FacetTotals stores and adds the arrays of a block's tally).
+    var ratingBuckets = [Int](repeating: 0, count: 11)
+    var hourBuckets = [Int](repeating: 0, count: 64)
+    var decadeBuckets = [Int](repeating: 0, count: 64)   // 1800s ... 2430s
+    var genreBits = [Int](repeating: 0, count: 63)
+    var certifications: [(bytes: [UInt8], count: Int)] = []
 
     /// Compiles the listed facets' elements of `set`; `bitOfGenre` gives a genre code's bit.
     /// Nil when an element cannot be tested on a facet row (a genre without a bit of its own).
@@ -62,6 +65,7 @@ struct FacetTally: Sendable {
             selected.append(tests)
         }
         self.selected = selected
+        nothingSelected = selected.allSatisfy(\.isEmpty)
         var codes: [Int: String] = [:]
         for (code, bit) in bitOfGenre where bit != MovieFacetsTable.overflowBit { codes[bit.trailingZeroBitCount] = code }
         codeOfBit = codes
@@ -128,6 +132,15 @@ struct FacetTally: Sendable {
 
     /// Counts one movie's facet row.
     mutating func add(genres: Int64, rating: Double?, minutes: Int?, year: Int?, certification: UnsafeBufferPointer<UInt8>?) {
+        if nothingSelected {
+            // The first screen, and each block movie_facet_totals stores: no tests to make.
+            countGenres(genres)
+            if let rating { countRating(rating) }
+            if let minutes { countHours(minutes / 60) }
+            if let year { countDecade(year / 10 * 10) }
+            if let certification { countCertification(certification) }
+            return
+        }
         // Facet positions: genre, rating, duration, year, certification (FacetCounter.listed).
         var misses = 0, missCount = 0
         for facet in 0..<5 where !selected[facet].isEmpty {
@@ -180,10 +193,15 @@ struct FacetTally: Sendable {
     }
 
     private mutating func countCertification(_ bytes: UnsafeBufferPointer<UInt8>) {
+        add(certification: bytes, count: 1)
+    }
+
+    /// Counts `count` movies of a certification.
+    mutating func add<Bytes: Collection<UInt8>>(certification bytes: Bytes, count: Int) {
         if let index = certifications.firstIndex(where: { $0.bytes.elementsEqual(bytes) }) {
-            certifications[index].count += 1
+            certifications[index].count += count
         } else {
-            certifications.append((Array(bytes), 1))
+            certifications.append((Array(bytes), count))
         }
     }
 
@@ -199,13 +217,7 @@ struct FacetTally: Sendable {
         for (i, count) in other.hourBuckets.enumerated() { hourBuckets[i] += count }
         for (i, count) in other.decadeBuckets.enumerated() { decadeBuckets[i] += count }
         for (i, count) in other.genreBits.enumerated() { genreBits[i] += count }
-        for (bytes, count) in other.certifications {
-            if let index = certifications.firstIndex(where: { $0.bytes == bytes }) {
-                certifications[index].count += count
-            } else {
-                certifications.append((bytes, count))
-            }
-        }
+        for (bytes, count) in other.certifications { add(certification: bytes, count: count) }
     }
 
     /// The counts of each listed facet by bucket token, and of each selected element.

@@ -36,7 +36,9 @@ extension Catalog {
                 throw CatalogError(.alreadyExists, "'\(movie.title)' is already in the catalog as movies \(movies); give --imdb to add another film of that title and year")
             }
             let saver = try MovieSaver(db: db)
-            return (try saver.insert(movie), saver.genres.added)
+            let id = try saver.insert(movie)
+            try FacetTotals.fill(db)
+            return (id, saver.genres.added)
         }
     }
 
@@ -65,6 +67,7 @@ extension Catalog {
                 try saver.link(id, to: changes.addGenres)
                 for genre in removed { try saver.unlink(id, genre: genre) }
             }
+            try FacetTotals.fill(db)
             return saver.genres.added
         }
     }
@@ -99,6 +102,7 @@ extension Catalog {
                 try db.run("DELETE FROM movies WHERE id = ?", [.integer(id)])
                 if db.changes == 0 { throw CatalogError(.notFound, "no movie with id \(id)") }
             }
+            try FacetTotals.fill(db)
         }
     }
 }

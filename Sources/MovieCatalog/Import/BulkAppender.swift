@@ -25,6 +25,9 @@ final class BulkAppender {
     /// appending (rows and their facet rows are written together here, titles indexed after);
     /// back in `stop()`.
     private var droppedTriggers: [String] = []
+    /// movie_facet_totals' insert trigger, off while appending (the blocks of appended ids are
+    /// forgotten at once instead); back before the merge, whose writes it must see.
+    private var totalsTrigger: String?
     /// Rows appended to the catalog, and rows set aside for the merge.
     private let appended: AppendQueue
     private let later: AppendQueue
@@ -47,7 +50,10 @@ final class BulkAppender {
         self.genres = genres
         key = first.imdbID == nil ? .titleYear : .imdbID
         fields = first.present
-        nextID = maxIDBefore + 1
+        // Above the genre links a sqlite3 user's delete left behind too (the shell checks no foreign
+        // keys): a movie appended at their id would have their genres in movie_genres but not in
+        // its facet row. A row written one by one takes them on in both (movie_facets' trigger).
+        nextID = max(maxIDBefore, Int64(try db.intScalar("SELECT ifnull(max(movie_id), 0) FROM movie_genres"))) + 1
         self.maxIDBefore = maxIDBefore
         self.nowSeconds = nowSeconds
         self.sieve = sieve
@@ -59,6 +65,7 @@ final class BulkAppender {
         // Only an index of no titles may be replaced whole by the one built alongside.
         if !hadMovies { titles = TitleIndexBuilder.start(for: db, pageLimit: titleScratchPages) }
         droppedTriggers = try db.dropSchemaObjects("trigger", on: ["movies", "movie_genres"]).map(\.sql)
+        totalsTrigger = try db.dropSchemaObjects("trigger", on: ["movie_facets"]) { $0.name == FacetTotals.triggers[0] }.first?.sql
         droppedIndexes = try db.dropSchemaObjects("index", on: ["movies", "movie_genres", "movie_facets"])
         // Appended rows are checked by MovieRules.violation, not by SQLite's CHECKs. A flag
         // pragma re-prepares statements, so only those stepped while appending skip them.
@@ -134,6 +141,11 @@ final class BulkAppender {
             timings.mark("index \(index.name)")
         }
         droppedIndexes.removeAll { $0.name == key.index || $0.name == key.otherIndex }
+        if let totalsTrigger {
+            try db.execute(totalsTrigger)
+            self.totalsTrigger = nil
+        }
+        try FacetTotals.forget(db, from: maxIDBefore + 1)
         if setAside > 0 {
             // Set-aside rows passed MovieRules.violation as appended ones did, so the merge too
             // writes them without SQLite's CHECKs: a CHECK calling a function (upper, trim) makes

@@ -48,7 +48,14 @@ final class DeferredFacets {
     /// trigger back (before any other index of the import is rebuilt).
     func copyUpdates(now: Int64) throws {
         guard let trigger else { return }
+        // An update of this size touches most blocks of movie_facet_totals: all are counted again at
+        // the end, rather than each updated row's trigger deleting its block's row.
+        let totalsTrigger = try db.dropSchemaObjects("trigger", on: ["movie_facets"]) { $0.name == FacetTotals.triggers[1] }.first?.sql
         try MovieFacetsTable.copy(db, updated, where: "m.updated_at = ?", [.integer(now)])
+        if let totalsTrigger {
+            try FacetTotals.forget(db, from: .min)
+            try db.execute(totalsTrigger)
+        }
         if !trigger.isEmpty { try db.execute(trigger) }
         self.trigger = nil
     }

@@ -189,6 +189,8 @@ final class ImportWriter {
             try deferredFacets.rebuildIndexes()
             timings.mark("sort indexes")
         }
+        try FacetTotals.fill(db)
+        timings.mark("facet totals")
     }
 }
 

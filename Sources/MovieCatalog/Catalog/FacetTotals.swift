@@ -1,0 +1,177 @@
+import MovieDomain
+import SQLiteStore
+
+/// movie_facet_totals (schema version 8): the counts with nothing selected of each block of 4,096
+/// movie ids, so the filter list's first screen adds a few thousand stored tallies where it would
+/// tally every movie's facet row. A cache that is never trusted blindly: movie_facets' triggers
+/// delete a block's row whenever one of its facet rows changes, a read tallies the rows of the
+/// blocks without one, and moviecat's writes store the missing blocks again before they commit.
+enum FacetTotals {
+    /// The table's name.
+    static let name = "movie_facet_totals"
+    /// The triggers on movie_facets that delete the blocks a write touches; a bulk load drops
+    /// them while it appends, then `forget`s the blocks it wrote to.
+    static let triggers = ["movie_facet_totals_insert", "movie_facet_totals_update", "movie_facet_totals_delete"]
+    /// Ids per block: block b holds ids b << 12 ... b << 12 | 4095 (also in the migration's triggers).
+    static let shift: Int64 = 12
+
+    /// The ids of blocks `first` through `last`.
+    static func ids(_ first: Int64, _ last: Int64) -> ClosedRange<Int64> { (first << shift)...(last << shift | (1 << shift - 1)) }
+
+    /// The facet rows with ids in a range (the two parameters).
+    static let rows = "SELECT f.genres, f.rating, f.minutes, f.year, f.certification FROM movie_facets f WHERE f.id BETWEEN ? AND ?"
+
+    /// The counts with nothing selected, from the stored blocks and the rows of the others, in
+    /// one read transaction; nil when too few blocks are stored to be worth it (the caller's
+    /// parallel scan of every row is faster then).
+    static func tally(_ start: FacetTally, _ db: Database) throws -> FacetTally? {
+        let own = !db.inTransaction
+        if own { try db.execute("BEGIN") }
+        defer { if own { try? db.execute("COMMIT") } }
+        guard let ids = try MovieFacetsTable.idBounds(db) else { return start }
+        var tally = start
+        var covered: [Int64] = []
+        try db.forEachRow("SELECT block, counts FROM movie_facet_totals WHERE counts IS NOT NULL AND block BETWEEN ? AND ? ORDER BY block",
+                          [.integer(ids.lowerBound >> shift), .integer(ids.upperBound >> shift)]) { row in
+            let block = Int64(row.optionalInt(0) ?? 0)
+            // A malformed blob (a hand edit) is left out: its block's rows are tallied instead.
+            if row.withBlob(1, { $0.map { tally.add(totals: $0) } ?? false }) { covered.append(block) }
+        }
+        let span = Int128(ids.upperBound >> shift) - Int128(ids.lowerBound >> shift) + 1
+        guard Int128(covered.count) * 2 >= span else { return nil }
+        for run in uncovered(ids, covered) {
+            try tallyRows(into: &tally, db, FacetTotals.ids(run.lowerBound, run.upperBound).clamped(to: ids))
+        }
+        return tally
+    }
+
+    /// Stores the blocks that have facet rows and no row here (inside the caller's write
+    /// transaction). A block whose counts do not fit the encoding is stored with NULL counts, so
+    /// that it is not tallied again at every write.
+    static func fill(_ db: Database) throws {
+        guard try db.hasSchemaObject(name), let ids = try MovieFacetsTable.idBounds(db) else { return }
+        let start = FacetTally.nothingSelected
+        let stored = try db.query("SELECT block FROM movie_facet_totals WHERE block BETWEEN ? AND ? ORDER BY block",
+                                  [.integer(ids.lowerBound >> shift), .integer(ids.upperBound >> shift)]) { Int64(try $0.int64(0)) }
+        let insert = try db.prepare("INSERT INTO movie_facet_totals (block, counts) VALUES (?, ?)")
+        for run in uncovered(ids, stored) {
+            var block: Int64?, tally = start
+            func store() throws {
+                guard let block else { return }
+                try insert.bind([.integer(block), tally.totals().map { .blob($0) } ?? .null])
+                _ = try insert.step()
+                insert.reset()
+            }
+            try db.forEachRow("SELECT f.id, f.genres, f.rating, f.minutes, f.year, f.certification FROM movie_facets f WHERE f.id BETWEEN ? AND ?",
+                              bindings(FacetTotals.ids(run.lowerBound, run.upperBound).clamped(to: ids))) { row in
+                let rowBlock = Int64(row.optionalInt(0) ?? 0) >> shift
+                if rowBlock != block {
+                    try store()
+                    block = rowBlock
+                    tally = start
+                }
+                row.withText(5) { certification in
+                    tally.add(genres: row.optionalInt(1).map(Int64.init) ?? 0, rating: row.optionalDouble(2),
+                              minutes: row.optionalInt(3), year: row.optionalInt(4), certification: certification)
+                }
+            }
+            try store()
+        }
+    }
+
+    private static func bindings(_ ids: ClosedRange<Int64>) -> [SQLValue] { [.integer(ids.lowerBound), .integer(ids.upperBound)] }
+
+    /// Deletes the stored blocks of ids `id` and up: a bulk load appended there with the triggers off.
+    static func forget(_ db: Database, from id: Int64) throws {
+        guard try db.hasSchemaObject(name) else { return }
+        try db.run("DELETE FROM movie_facet_totals WHERE block >= ?", [.integer(id >> shift)])
+    }
+
+    /// The runs of blocks within `ids`' blocks that are not in `covered` (ascending).
+    static func uncovered(_ ids: ClosedRange<Int64>, _ covered: [Int64]) -> [ClosedRange<Int64>] {
+        var runs: [ClosedRange<Int64>] = []
+        var next = ids.lowerBound >> shift
+        let last = ids.upperBound >> shift
+        for block in covered where block >= next {
+            if block > next { runs.append(next...(block - 1)) }
+            if block == last { return runs }
+            next = block + 1
+        }
+        if next <= last { runs.append(next...last) }
+        return runs
+    }
+
+    /// Tallies the facet rows with ids in `ids`.
+    static func tallyRows(into tally: inout FacetTally, _ db: Database, _ ids: ClosedRange<Int64>) throws {
+        try FacetCounter.tally(into: &tally, db, SQLFragment(rows, bindings(ids)))
+    }
+}
+
+extension FacetTally {
+    /// A tally with nothing selected (its genre counts by bit only: enough to store).
+    static var nothingSelected: FacetTally { FacetTally(set: FilterSet(), bitOfGenre: [:])! }
+
+    /// The array buckets in the stored order: genre bits, ratings, hours, decades.
+    private var bucketArrays: [[Int]] { [genreBits, ratingBuckets, hourBuckets, decadeBuckets] }
+    /// How many 16-bit counts the arrays take.
+    private static let bucketCount = 63 + 11 + 64 + 64
+
+    /// This tally of one block with nothing selected, as movie_facet_totals stores it: nil when a
+    /// count went to a dictionary (a value outside the arrays), or a certification or a count is
+    /// too long for its field.
+    func totals() -> [UInt8]? {
+        guard counts.allSatisfy(\.isEmpty) else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(2 * FacetTally.bucketCount + 8 * certifications.count)
+        func append(_ count: Int) -> Bool {
+            guard let count = UInt16(exactly: count) else { return false }
+            bytes.append(UInt8(count & 0xFF))
+            bytes.append(UInt8(count >> 8))
+            return true
+        }
+        for array in bucketArrays { for count in array { guard append(count) else { return nil } } }
+        for (text, count) in certifications {
+            guard let length = UInt8(exactly: text.count) else { return nil }
+            bytes.append(length)
+            bytes.append(contentsOf: text)
+            guard append(count) else { return nil }
+        }
+        return bytes
+    }
+
+    /// Adds the counts of a stored block; false, adding nothing, when `bytes` is not what `totals` writes.
+    mutating func add(totals bytes: UnsafeRawBufferPointer) -> Bool {
+        var offset = 0
+        func count() -> Int? {
+            guard offset + 2 <= bytes.count else { return nil }
+            defer { offset += 2 }
+            return Int(bytes[offset]) | Int(bytes[offset + 1]) << 8
+        }
+        var buckets: [Int] = []
+        buckets.reserveCapacity(FacetTally.bucketCount)
+        for _ in 0..<FacetTally.bucketCount {
+            guard let n = count() else { return false }
+            buckets.append(n)
+        }
+        var texts: [(Slice<UnsafeRawBufferPointer>, Int)] = []
+        while offset < bytes.count {
+            let length = Int(bytes[offset])
+            offset += 1
+            guard offset + length <= bytes.count else { return false }
+            let text = bytes[offset..<(offset + length)]
+            offset += length
+            guard let n = count() else { return false }
+            texts.append((text, n))
+        }
+        var position = 0
+        func take(_ array: inout [Int]) {
+            for i in array.indices { array[i] += buckets[position]; position += 1 }
+        }
+        take(&genreBits)
+        take(&ratingBuckets)
+        take(&hourBuckets)
+        take(&decadeBuckets)
+        for (text, n) in texts { add(certification: text, count: n) }
+        return true
+    }
+}

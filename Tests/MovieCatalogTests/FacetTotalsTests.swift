@@ -1,0 +1,178 @@
+import Foundation
+import Testing
+@testable import MovieCatalog
+@testable import MovieDomain
+@testable import SQLiteStore
+import TestSupport
+
+/// movie_facet_totals: a stored block is never stale, the counts with nothing selected equal the
+/// SQL counts whichever blocks are stored, and what the table holds is what the counts read.
+@Suite struct FacetTotalsTests {
+    /// The stored blocks (non-NULL counts) whose counts differ from a tally of their rows now.
+    static func staleBlocks(_ db: Database) throws -> [Int64] {
+        let stored = try db.query("SELECT block, counts FROM movie_facet_totals WHERE counts IS NOT NULL") { row in
+            (try row.int64(0), row.withBlob(1) { $0.map { Array($0) } ?? [] })
+        }
+        return try stored.filter { block, blob in
+            var tally = FacetTally.nothingSelected
+            try FacetTotals.tallyRows(into: &tally, db, FacetTotals.ids(block, block))
+            return tally.totals() != blob
+        }.map(\.0)
+    }
+
+    /// The blocks that have facet rows.
+    static func blocksWithRows(_ db: Database) throws -> Set<Int64> {
+        Set(try db.query("SELECT DISTINCT id >> 12 FROM movie_facets") { try $0.int64(0) })
+    }
+
+    /// A catalog of `count` random movies whose ids are spread over several blocks.
+    static func spreadCatalog(_ count: Int, seed: UInt64) throws -> (Catalog, URL, SeededRandom) {
+        var rng = SeededRandom(seed: seed)
+        let (catalog, dir) = try BulkLoadTests.catalog([:])
+        for _ in 0..<count { _ = try? catalog.add(FacetStructureTests.randomMovie(&rng)) }
+        // Ids from 1 to about 7 blocks on (and one below zero), as a sqlite3 user may number them.
+        try catalog.db.withoutForeignKeys {
+            try catalog.db.execute("UPDATE movies SET id = id * 997 WHERE id % 5 <> 0; UPDATE movies SET id = -id WHERE id = 5")
+        }
+        try FacetStructureTests.reopen(catalog)
+        return (catalog, dir, rng)
+    }
+
+    @Test("after random writes, no stored block is stale and the counts with nothing selected are SQL's", arguments: [1, 2, 3, 4] as [UInt64])
+    func exactUnderWrites(seed: UInt64) throws {
+        let (catalog, dir, start) = try Self.spreadCatalog(40, seed: seed)
+        var rng = start
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = catalog.db, counter = FacetCounter(catalog: catalog)
+        var fromTotals = 0
+        for round in 0..<30 {
+            for _ in 0..<4 {
+                if Int.random(in: 0..<4, using: &rng) == 0 {
+                    // A sqlite3 user moves a movie to another block.
+                    let id = try db.query("SELECT id FROM movies") { try $0.int64(0) }.randomElement(using: &rng) ?? 1
+                    try db.withoutForeignKeys {
+                        try db.run("UPDATE OR IGNORE movies SET id = id + ? WHERE id = ?", [.integer(4096 * Int64.random(in: -2...3, using: &rng)), .integer(id)])
+                    }
+                } else {
+                    try FacetStructureTests.randomWrite(catalog, dir, &rng)
+                }
+            }
+            // As the next command's open would (it puts right what a REPLACE left behind).
+            try FacetStructureTests.reopen(catalog)
+            #expect(try Self.staleBlocks(db) == [], "round \(round)")
+            #expect(try MovieFacetsTable.mismatches(db) == 0, "round \(round)")
+            if try FacetTotals.tally(FacetTally.nothingSelected, db) != nil { fromTotals += 1 }
+            let tallied = try #require(try counter.talliedCounts(for: FilterSet()))
+            for (a, b) in zip(tallied, try counter.sqlCounts(for: FilterSet())) where a != b {
+                Issue.record("\(a.facet), round \(round): stored blocks and rows \(a.values.map { "\($0.value)=\($0.count)" }), SQL \(b.values.map { "\($0.value)=\($0.count)" })")
+            }
+        }
+        // Most rounds read stored blocks (moviecat's writes store them again; raw SQL leaves gaps).
+        #expect(fromTotals > 10, "only \(fromTotals) of 30 rounds counted from stored blocks")
+    }
+
+    @Test("every moviecat write leaves every block with facet rows stored", arguments: ["add", "edit", "remove", "import", "seed"])
+    func writesFill(_ write: String) throws {
+        let (catalog, dir, _) = try Self.spreadCatalog(60, seed: 9)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = catalog.db
+        // A sqlite3 user's edits leave their blocks without counts.
+        try db.execute("UPDATE movies SET rating = 1.5 WHERE id % 3 = 0")
+        #expect(try db.intScalar("SELECT count(*) FROM movie_facet_totals") < Self.blocksWithRows(db).count)
+        switch write {
+        case "add": try catalog.add(Movie(title: "One More", genres: ["drama"], rating: 7))
+        case "edit":
+            var changes = MovieChanges()
+            changes.values[.rating] = .real(3)
+            try catalog.edit(ids: [try db.query("SELECT max(id) FROM movies") { try $0.int64(0) }[0]], changes)
+        case "remove": try catalog.remove(ids: [try db.query("SELECT max(id) FROM movies") { try $0.int64(0) }[0]])
+        case "import":
+            let file = dir.appendingPathComponent("in.csv")
+            try Data("title,year,genres,rating\nImported,1999,War,8.5\nMovie 1,,Drama,2\n".utf8).write(to: file)
+            _ = try Importer(catalog: catalog, options: ImportOptions(), progressOutput: nil).run(paths: [file.path])
+        default: try catalog.seed()
+        }
+        let stored = Set(try db.query("SELECT block FROM movie_facet_totals") { try $0.int64(0) })
+        #expect(stored == (try Self.blocksWithRows(db)))
+        #expect(try Self.staleBlocks(db) == [])
+    }
+
+    @Test("a bulk load into an empty catalog stores its blocks; one beside stored movies forgets those it appended to", arguments: [0, 50])
+    func bulkLoads(stored: Int) throws {
+        var rng = SeededRandom(seed: 5)
+        let (catalog, dir) = try BulkLoadTests.catalog([:])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for _ in 0..<stored { _ = try? catalog.add(FacetStructureTests.randomMovie(&rng)) }
+        var rows = ["title,year,genres,rating,duration,certification"]
+        for i in 0..<9_000 { rows.append("Bulk \(i),\(1950 + i % 70),\(["Drama", "War|Comedy", ""][i % 3]),\(Double(i % 100) / 10),\(60 + i % 120),\(["R", "PG", ""][i % 3])") }
+        rows.append("Bulk 7,\(1950 + 7 % 70),Horror,,,")   // a repeat, merged
+        let file = dir.appendingPathComponent("bulk.csv")
+        try Data((rows.joined(separator: "\n") + "\n").utf8).write(to: file)
+        var options = ImportOptions()
+        options.bulkLoad = .always
+        _ = try Importer(catalog: catalog, options: options, progressOutput: nil).run(paths: [file.path])
+        let db = catalog.db
+        #expect(Set(try db.query("SELECT block FROM movie_facet_totals") { try $0.int64(0) }) == (try Self.blocksWithRows(db)))
+        #expect(try Self.staleBlocks(db) == [])
+        let counter = FacetCounter(catalog: catalog)
+        #expect(try FacetTotals.tally(FacetTally.nothingSelected, db) != nil)
+        #expect(try counter.talliedCounts(for: FilterSet()) == (try counter.sqlCounts(for: FilterSet())))
+    }
+
+    @Test("the counts with nothing selected are read from the stored blocks")
+    func storedBlocksAreRead() throws {
+        let (catalog, dir) = try BulkLoadTests.catalog([:])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for i in 0..<10 { try catalog.add(Movie(title: "M\(i)", genres: ["drama"], rating: 7.5)) }
+        let counter = FacetCounter(catalog: catalog)
+        let rating = { try counter.talliedCounts(for: FilterSet())?.first { $0.facet == .rating }?.values.map { "\($0.value)=\($0.count)" } }
+        #expect(try rating() == ["7=10"])
+        // A block of other counts, written past the triggers: the counts follow it, not the rows.
+        var tally = FacetTally.nothingSelected
+        tally.ratingBuckets[2] = 4
+        let blob = try #require(tally.totals())
+        try catalog.db.run("UPDATE movie_facet_totals SET counts = ? WHERE block = 0", [.blob(blob)])
+        #expect(try rating() == ["2=4"])
+        // NULL counts, and bytes that are not the encoding, are tallied from the rows instead.
+        for counts: SQLValue in [.null, .blob([1, 2, 3]), .blob(blob + [5]), .blob([])] {
+            try catalog.db.run("UPDATE movie_facet_totals SET counts = ? WHERE block = 0", [counts])
+            #expect(try rating() == ["7=10"], "\(counts)")
+        }
+    }
+
+    @Test("a block's counts go through the encoding unchanged; values it has no place for are not stored")
+    func encoding() throws {
+        var rng = SeededRandom(seed: 3)
+        var tally = FacetTally.nothingSelected
+        for _ in 0..<500 {
+            let m = FacetStructureTests.randomMovie(&rng)
+            let genres = Int64.random(in: 0...(1 << 62), using: &rng)
+            Array((m.certification ?? "").utf8).withUnsafeBufferPointer { cert in
+                tally.add(genres: genres, rating: m.rating, minutes: m.durationMinutes, year: m.year, certification: m.certification == nil ? nil : cert)
+            }
+        }
+        let blob = try #require(tally.totals())
+        var copy = FacetTally.nothingSelected
+        #expect(blob.withUnsafeBytes { copy.add(totals: $0) })
+        #expect(copy.totals() == blob)
+        #expect(copy.result().counts == tally.result().counts)
+        // A rating of 11, a year before 1800, a certification of 256 bytes: not in the arrays.
+        let long = Array(repeating: UInt8(ascii: "X"), count: 256)
+        for (rating, year, cert) in [(11.0, 2000, [UInt8]("R".utf8)), (5, 1799, Array("R".utf8)), (5, 2000, long)] {
+            var odd = FacetTally.nothingSelected
+            cert.withUnsafeBufferPointer { odd.add(genres: 1, rating: rating, minutes: 90, year: year, certification: $0) }
+            #expect(odd.totals() == nil, "\(rating) \(year) \(cert.count)")
+        }
+    }
+
+    @Test("runs of blocks without counts", arguments: [
+        (0...9_000, [Int64](), [0...2] as [ClosedRange<Int64>]),
+        (0...9_000, [0, 1, 2], []),
+        (0...9_000, [1], [0...0, 2...2]),
+        (-5_000...20_000, [-1, 2, 4], [-2...(-2), 0...1, 3...3]),
+        (Int64.max - 10...Int64.max, [], [(Int64.max >> 12)...(Int64.max >> 12)]),
+    ] as [(ClosedRange<Int64>, [Int64], [ClosedRange<Int64>])])
+    func uncoveredRuns(ids: ClosedRange<Int64>, covered: [Int64], expected: [ClosedRange<Int64>]) {
+        #expect(FacetTotals.uncovered(ids, covered) == expected)
+    }
+}
