@@ -175,4 +175,72 @@ import TestSupport
     func uncoveredRuns(ids: ClosedRange<Int64>, covered: [Int64], expected: [ClosedRange<Int64>]) {
         #expect(FacetTotals.uncovered(ids, covered) == expected)
     }
+
+    @Test("years and durations past the CHECKs (a sqlite3 user's) are counted, stored or not, without overflow")
+    func extremeValues() throws {
+        let (catalog, dir) = try BulkLoadTests.catalog([:])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for i in 0..<8 { try catalog.add(Movie(title: "M\(i)", year: 1990, genres: ["drama"], rating: 5, durationMinutes: 100)) }
+        try catalog.db.execute("""
+            PRAGMA ignore_check_constraints = ON;
+            UPDATE movies SET year = -9223372036854775808 WHERE id = 1;
+            UPDATE movies SET year = 9223372036854775807, duration_minutes = 9223372036854775807 WHERE id = 2;
+            UPDATE movies SET year = -5, duration_minutes = -9223372036854775808, rating = 1e300 WHERE id = 3;
+            PRAGMA ignore_check_constraints = OFF
+            """)
+        // moviecat's next write counts the block (it has no place for these values: NULL counts).
+        try catalog.add(Movie(title: "After", year: 2000))
+        #expect(try catalog.db.query("SELECT counts IS NULL FROM movie_facet_totals") { try $0.int64(0) } == [1])
+        let counter = FacetCounter(catalog: catalog)
+        #expect(try counter.talliedCounts(for: FilterSet()) == (try counter.sqlCounts(for: FilterSet())))
+    }
+
+    @Test("a read never writes the blocks: with the write lock held elsewhere, the next open and facets answer at once")
+    func readsDoNotWrite() throws {
+        let (catalog, dir, _) = try Self.spreadCatalog(30, seed: 4)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // A sqlite3 user's write that touches every block: the table is empty.
+        try catalog.db.execute("UPDATE movies SET votes = 7")
+        #expect(try catalog.db.intScalar("SELECT count(*) FROM movie_facet_totals") == 0)
+        let other = try Database(path: catalog.path)
+        defer { try? other.close() }
+        try other.execute("BEGIN IMMEDIATE")
+        defer { try? other.execute("ROLLBACK") }
+        let counter = FacetCounter(catalog: catalog)
+        try catalog.db.withBusyTimeout(0) {
+            try FacetStructureTests.reopen(catalog)
+            #expect(try counter.talliedCounts(for: FilterSet()) == (try counter.sqlCounts(for: FilterSet())))
+        }
+    }
+
+    @Test("with a unique index of a sqlite3 user's own on movie_facets, no stored block is trusted")
+    func userUniqueIndex() throws {
+        let (catalog, dir) = try BulkLoadTests.catalog([:])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for i in 0..<8 { try catalog.add(Movie(title: "M\(i)", genres: ["drama"], votes: i)) }
+        #expect(try FacetTotals.tally(FacetTally.nothingSelected, catalog.db) != nil)
+        try catalog.db.execute("CREATE UNIQUE INDEX mine ON movie_facets (votes)")
+        #expect(try FacetTotals.tally(FacetTally.nothingSelected, catalog.db) == nil)
+        // A REPLACE through it deletes movie 3's facet row without the trigger: the rows are counted.
+        try catalog.db.execute("INSERT OR REPLACE INTO movie_facets (id, genres, votes) VALUES (4000, 0, 2)")
+        let counter = FacetCounter(catalog: catalog)
+        #expect(try counter.talliedCounts(for: FilterSet())?.first { $0.facet == .genre }?.values.first?.count == 7)
+    }
+
+    @Test("a catalog of version 7 has its blocks counted when it is migrated")
+    func migratedFromVersion7() throws {
+        let (catalog, dir, _) = try Self.spreadCatalog(30, seed: 6)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try catalog.db.execute("""
+            DROP TABLE movie_facet_totals; DROP TRIGGER movie_facet_totals_insert;
+            DROP TRIGGER movie_facet_totals_update; DROP TRIGGER movie_facet_totals_delete;
+            PRAGMA user_version = 7
+            """)
+        try catalog.close()
+        let reopened = try Catalog(path: catalog.path)
+        defer { try? reopened.close() }
+        #expect(try reopened.schemaVersion() == CatalogSchema.latestVersion)
+        #expect(Set(try reopened.db.query("SELECT block FROM movie_facet_totals") { try $0.int64(0) }) == (try Self.blocksWithRows(reopened.db)))
+        #expect(try Self.staleBlocks(reopened.db) == [])
+    }
 }

@@ -2,17 +2,17 @@ import MovieDomain
 import SQLiteStore
 
 /// The derived data moviecat's queries trust (movie_facets and its sort indexes, movie_titles and
-/// movie_title_exceptions, movie_facet_totals), checked each time a catalog opens and put right
-/// when a write got past its triggers. The check is two statements that touch a few pages (the
-/// schema, the ends of two id b-trees, one FTS5 record, the first pages of movie_stale and
-/// movie_facet_totals); only a failed check writes:
+/// movie_title_exceptions; movie_facet_totals only for its objects: a block it lacks is counted
+/// from the rows), checked each time a catalog opens and put right when a write got past its
+/// triggers. The check is two statements that touch a few pages (the schema, the ends of two id
+/// b-trees, one FTS5 record, movie_stale's first page); only a failed check writes:
 /// - an object missing (a sqlite3 user dropped it): the migrations that make it run again (they
 ///   drop what they make first), rebuilding its data from movies and movie_genres;
 /// - movie_facets not spanning movies' ids (emptied by hand), or movie_titles emptied
 ///   (`'delete-all'`): rebuilt the same way;
 /// - movie_stale not empty (a REPLACE, a derived row deleted or renumbered by hand): the logged
-///   movies' rows recomputed, and the log emptied;
-/// - movie_facet_totals empty beside facet rows (just made, or emptied by hand): filled.
+///   movies' rows recomputed, and the log emptied.
+/// A repair also counts the blocks movie_facet_totals lacks, as moviecat's writes do.
 enum DerivedTables {
     /// What one set of derived data is rebuilt by: migrations run again, in order. Dropping
     /// movie_facets drops version 5's indexes and version 7's triggers on it; dropping
@@ -83,10 +83,8 @@ enum DerivedTables {
         var rebuild: Set<Part> = []
         /// Whether movie_stale logs movies to recompute.
         var logged = false
-        /// Whether movie_facet_totals is empty while movie_facets is not (just made).
-        var unfilled = false
 
-        var isClean: Bool { rebuild.isEmpty && !logged && !unfilled }
+        var isClean: Bool { rebuild.isEmpty && !logged }
     }
 
     /// Checks the derived data and, when the check fails, puts it right in one write transaction.
@@ -146,10 +144,9 @@ enum DerivedTables {
                    (SELECT min(id) FROM movies) IS NOT (SELECT min(id) FROM movie_facets)
                        OR (SELECT max(id) FROM movies) IS NOT (SELECT max(id) FROM movie_facets),
                    EXISTS (SELECT 1 FROM movies)
-                       AND NOT EXISTS (SELECT 1 FROM movie_titles_data WHERE id = 1 AND substr(block, 1, 1) > x'00'),
-                   EXISTS (SELECT 1 FROM movie_facets) AND NOT EXISTS (SELECT 1 FROM movie_facet_totals)
-            """) { (try $0.int64(0) == 1, try $0.int64(1) == 1, try $0.int64(2) == 1, try $0.int64(3) == 1) }[0]
-        var findings = Findings(logged: row.0, unfilled: row.3)
+                       AND NOT EXISTS (SELECT 1 FROM movie_titles_data WHERE id = 1 AND substr(block, 1, 1) > x'00')
+            """) { (try $0.int64(0) == 1, try $0.int64(1) == 1, try $0.int64(2) == 1) }[0]
+        var findings = Findings(logged: row.0)
         if row.1 { findings.rebuild.insert(.facets) }
         if row.2 { findings.rebuild.insert(.titles) }
         // A REPLACE through a unique index of the user's own went unlogged: both are rebuilt

@@ -188,8 +188,8 @@ struct FacetTally: Sendable {
     }
 
     private mutating func countDecade(_ decade: Int) {
-        let slot = (decade - 1800) / 10
-        if decade >= 1800, slot < decadeBuckets.count { decadeBuckets[slot] += 1 } else { counts[3]["\(decade)s", default: 0] += 1 }
+        // Tested before subtracting: a year a sqlite3 user wrote past the CHECKs may be near Int.min.
+        if decade >= 1800, (decade - 1800) / 10 < decadeBuckets.count { decadeBuckets[(decade - 1800) / 10] += 1 } else { counts[3]["\(decade)s", default: 0] += 1 }
     }
 
     private mutating func countCertification(_ bytes: UnsafeBufferPointer<UInt8>) {
