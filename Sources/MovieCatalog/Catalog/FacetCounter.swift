@@ -34,14 +34,12 @@ public struct FacetCounter {
     /// Creates a counter over `catalog`.
     public init(catalog: Catalog) { self.catalog = catalog }
 
-    /// Tallies the facet rows `query` selects.
+    /// The columns of a facet row over movie_facets `f`, in the order `FacetTally.add(row:from:)` reads them.
+    static let rowColumns = "f.genres, f.rating, f.minutes, f.year, f.certification"
+
+    /// Tallies the facet rows `query` selects (`rowColumns` first).
     static func tally(into tally: inout FacetTally, _ db: Database, _ query: SQLFragment) throws {
-        try db.forEachRow(query.sql, query.bindings) { row in
-            row.withText(4) { certification in
-                tally.add(genres: row.optionalInt(0).map(Int64.init) ?? 0, rating: row.optionalDouble(1),
-                          minutes: row.optionalInt(2), year: row.optionalInt(3), certification: certification)
-            }
-        }
+        try db.forEachRow(query.sql, query.bindings) { tally.add(row: $0, from: 0) }
     }
 
     /// Counts for every listed facet under `set`.
@@ -70,7 +68,7 @@ public struct FacetCounter {
         if !others.isEmpty {
             conditions.append(SQLFragment("f.id IN (SELECT m.id FROM movies m WHERE ") + SQLBuilder.condition(for: others) + SQLFragment(")"))
         }
-        let query = SQLFragment("SELECT f.genres, f.rating, f.minutes, f.year, f.certification FROM movie_facets f WHERE ")
+        let query = SQLFragment("SELECT \(FacetCounter.rowColumns) FROM movie_facets f WHERE ")
             + (conditions.isEmpty ? SQLFragment("1") : SQLFragment.join(conditions, separator: " AND "))
         // A large catalog is tallied in parts at once, on one snapshot (ParallelScan), else in one scan.
         let part = query + SQLFragment(" AND f.id BETWEEN ? AND ?")
@@ -207,5 +205,15 @@ extension FilterSet {
         var copy = self
         copy.insert(element)
         return copy
+    }
+}
+
+extension FacetTally {
+    /// Counts the facet row in `row`'s columns from `first` on (`FacetCounter.rowColumns`).
+    mutating func add(row: Statement, from first: Int32) {
+        row.withText(first + 4) { certification in
+            add(genres: row.optionalInt(first).map(Int64.init) ?? 0, rating: row.optionalDouble(first + 1),
+                minutes: row.optionalInt(first + 2), year: row.optionalInt(first + 3), certification: certification)
+        }
     }
 }

@@ -36,7 +36,7 @@ struct FacetTally: Sendable {
     /// Each listed facet's selected elements with their tests (empty: not selected).
     let selected: [[(element: MovieFilter, test: Test)]]
     /// Whether no listed facet has a selection: every row counts in every facet.
-    private let nothingSelected: Bool
+    private let selectsNothing: Bool
     /// Genre bit -> genre code, for the genres counted.
     private let codeOfBit: [Int: String]
 
@@ -65,7 +65,7 @@ struct FacetTally: Sendable {
             selected.append(tests)
         }
         self.selected = selected
-        nothingSelected = selected.allSatisfy(\.isEmpty)
+        selectsNothing = selected.allSatisfy(\.isEmpty)
         var codes: [Int: String] = [:]
         for (code, bit) in bitOfGenre where bit != MovieFacetsTable.overflowBit { codes[bit.trailingZeroBitCount] = code }
         codeOfBit = codes
@@ -132,7 +132,7 @@ struct FacetTally: Sendable {
 
     /// Counts one movie's facet row.
     mutating func add(genres: Int64, rating: Double?, minutes: Int?, year: Int?, certification: UnsafeBufferPointer<UInt8>?) {
-        if nothingSelected {
+        if selectsNothing {
             // The first screen, and each block movie_facet_totals stores: no tests to make.
             countGenres(genres)
             if let rating { countRating(rating) }

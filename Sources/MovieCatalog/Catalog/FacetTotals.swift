@@ -21,7 +21,7 @@ enum FacetTotals {
     static func ids(_ first: Int64, _ last: Int64) -> ClosedRange<Int64> { (first << shift)...(last << shift | (1 << shift - 1)) }
 
     /// The facet rows with ids in a range (the two parameters).
-    static let rows = "SELECT f.genres, f.rating, f.minutes, f.year, f.certification FROM movie_facets f WHERE f.id BETWEEN ? AND ?"
+    static let rows = "SELECT \(FacetCounter.rowColumns) FROM movie_facets f WHERE f.id BETWEEN ? AND ?"
 
     /// The counts with nothing selected, from the stored blocks and the rows of the others, in
     /// one read transaction; nil when too few blocks are stored to be worth it (the caller's
@@ -69,7 +69,7 @@ enum FacetTotals {
                 _ = try insert.step()
                 insert.reset()
             }
-            try db.forEachRow("SELECT f.id, f.genres, f.rating, f.minutes, f.year, f.certification FROM movie_facets f WHERE f.id BETWEEN ? AND ?",
+            try db.forEachRow("SELECT f.id, \(FacetCounter.rowColumns) FROM movie_facets f WHERE f.id BETWEEN ? AND ?",
                               bindings(FacetTotals.ids(run.lowerBound, run.upperBound).clamped(to: ids))) { row in
                 let rowBlock = Int64(row.optionalInt(0) ?? 0) >> shift
                 if rowBlock != block {
@@ -77,10 +77,7 @@ enum FacetTotals {
                     block = rowBlock
                     tally = start
                 }
-                row.withText(5) { certification in
-                    tally.add(genres: row.optionalInt(1).map(Int64.init) ?? 0, rating: row.optionalDouble(2),
-                              minutes: row.optionalInt(3), year: row.optionalInt(4), certification: certification)
-                }
+                tally.add(row: row, from: 1)
             }
             try store()
         }
