@@ -19,9 +19,9 @@ public final class Catalog {
             try DerivedTables.rewindPastMissing(db, latest: migrator.latestVersion)
             let versionBefore = try db.intScalar("PRAGMA user_version")
             try migrator.migrate(db)
-            // Migration 8 makes movie_facet_totals empty: its blocks are counted while migrating
-            // takes the write lock anyway (reads never write them).
-            if versionBefore > 0, versionBefore < FacetTotals.since { try db.transaction { try FacetTotals.fill(db) } }
+            // Migrations 8 and 9 make movie_facet_totals empty: its blocks are counted while
+            // migrating takes the write lock anyway (reads never write them).
+            if versionBefore > 0, versionBefore < FacetTotals.packedSince { try db.transaction { try FacetTotals.fill(db) } }
             try DerivedTables.ensure(db, migrator: migrator)
         } catch {
             throw CatalogError.from(error, catalogPath: path)

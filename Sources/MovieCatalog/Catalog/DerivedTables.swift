@@ -22,10 +22,10 @@ enum DerivedTables {
 
         var migrations: [Int] {
             switch self {
-            case .facets: return [4, 5, 7, 8]
+            case .facets: return [4, 5, 7, 8, 9]
             case .sortIndexes: return [5]
             case .titles: return [6, 7]
-            case .totals: return [8]
+            case .totals: return [8, 9]
             }
         }
     }

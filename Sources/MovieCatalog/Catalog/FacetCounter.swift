@@ -60,9 +60,10 @@ public struct FacetCounter {
         // What is not a listed facet applies to every count: the SQL selects those rows.
         var conditions: [SQLFragment] = []
         let excluded = set.elements(of: .excludeGenre).compactMap { bitOfGenre[$0.value] }
+        let excludedBits = excluded.reduce(0, |)
         if !excluded.isEmpty {
             guard !excluded.contains(MovieFacetsTable.overflowBit) else { return nil }
-            conditions.append(SQLFragment("(f.genres & ?) = 0", [.integer(excluded.reduce(0, |))]))
+            conditions.append(SQLFragment("(f.genres & ?) = 0", [.integer(excludedBits)]))
         }
         let others = FilterSet(set.elements.filter { [.title, .votes, .imdb].contains($0.facet) })
         if !others.isEmpty {
@@ -73,16 +74,23 @@ public struct FacetCounter {
         // A large catalog is tallied in parts at once, on one snapshot (ParallelScan), else in one scan.
         let part = query + SQLFragment(" AND f.id BETWEEN ? AND ?")
         let start = tally
-        // Nothing selected (the list's first screen): the stored blocks' counts, where enough are.
-        // Else a part that fails (say, no connection to spare) leaves the work to the single scan.
-        if set.isEmpty, try db.hasSchemaObject(FacetTotals.name), let totals = try FacetTotals.tally(start, db) {
+        // The stored blocks (movie_facet_totals): with nothing selected their counts, else their
+        // packed rows, when the set has nothing the packed rows lack (title, votes, imdb).
+        let stored = try db.hasSchemaObject(FacetTotals.name)
+        let packed: FacetTotals.Form? = stored && others.isEmpty ? .rows(excluding: excludedBits) : nil
+        // A part that fails (say, no connection to spare) leaves the work to the single scan.
+        let scan = ParallelScan(db: db, parts: parallelParts, minimumSpan: parallelSpan, alignment: 1 << FacetTotals.shift)
+        if set.isEmpty, stored, let totals = try FacetTotals.tally(start, db, .totals) {
             tally = totals
-        } else if let parts = (try? ParallelScan(db: db, parts: parallelParts, minimumSpan: parallelSpan).run({ connection, ids in
+        } else if let parts = (try? scan.run({ connection, ids in
+            if let packed, let tally = try FacetTotals.tally(start, connection, packed, within: ids, minimumCoverage: 0) { return tally }
             var tally = start
             try FacetCounter.tally(into: &tally, connection, part + SQLFragment("", [.integer(ids.lowerBound), .integer(ids.upperBound)]))
             return tally
         })) ?? nil {
             for other in parts { tally.merge(other) }
+        } else if let packed, let packedTally = try FacetTotals.tally(start, db, packed, minimumCoverage: 0) {
+            tally = packedTally
         } else {
             try FacetCounter.tally(into: &tally, db, query)
         }
@@ -208,12 +216,19 @@ extension FilterSet {
     }
 }
 
+extension Statement {
+    /// Passes on the values of the facet row in this row's columns from `first` on (`FacetCounter.rowColumns`):
+    /// genre bits, rating, minutes, year and certification.
+    func withFacetRow<R>(from first: Int32, _ body: (Int64, Double?, Int?, Int?, UnsafeBufferPointer<UInt8>?) -> R) -> R {
+        withText(first + 4) { certification in
+            body(optionalInt(first).map(Int64.init) ?? 0, optionalDouble(first + 1), optionalInt(first + 2), optionalInt(first + 3), certification)
+        }
+    }
+}
+
 extension FacetTally {
     /// Counts the facet row in `row`'s columns from `first` on (`FacetCounter.rowColumns`).
     mutating func add(row: Statement, from first: Int32) {
-        row.withText(first + 4) { certification in
-            add(genres: row.optionalInt(first).map(Int64.init) ?? 0, rating: row.optionalDouble(first + 1),
-                minutes: row.optionalInt(first + 2), year: row.optionalInt(first + 3), certification: certification)
-        }
+        row.withFacetRow(from: first) { add(genres: $0, rating: $1, minutes: $2, year: $3, certification: $4) }
     }
 }

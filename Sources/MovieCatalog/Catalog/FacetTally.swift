@@ -171,7 +171,8 @@ struct FacetTally: Sendable {
     }
 
     private mutating func countGenres(_ genres: Int64) {
-        var bits = genres & ~MovieFacetsTable.overflowBit
+        // Bits 0-61 are genres; the overflow bit and the sign bit (a hand edit's) are not counted.
+        var bits = genres & (MovieFacetsTable.overflowBit - 1)
         while bits != 0 {
             genreBits[bits.trailingZeroBitCount] += 1
             bits &= bits - 1

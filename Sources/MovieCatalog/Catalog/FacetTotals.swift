@@ -23,14 +23,32 @@ enum FacetTotals {
     /// The facet rows with ids in a range (the two parameters).
     static let rows = "SELECT \(FacetCounter.rowColumns) FROM movie_facets f WHERE f.id BETWEEN ? AND ?"
 
-    /// The counts with nothing selected, from the stored blocks and the rows of the others, in
-    /// one read transaction; nil when too few blocks are stored to be worth it (the caller's
-    /// parallel scan of every row is faster then).
-    static func tally(_ start: FacetTally, _ db: Database) throws -> FacetTally? {
+    /// What a read takes from the stored blocks.
+    enum Form: Equatable {
+        /// The counts with nothing selected (`counts`).
+        case totals
+        /// The packed facet rows (`packed`, schema version 9), tallied under the tally's set with
+        /// the movies of any genre bit of `excluding` left out.
+        case rows(excluding: Int64)
+
+        var column: String { self == .totals ? "counts" : "packed" }
+    }
+
+    /// The schema version that adds the packed rows.
+    static let packedSince = 9
+
+    /// A tally of the movies with ids in `range`, from the stored blocks and the rows of the
+    /// others, in one read transaction; nil when fewer than `minimumCoverage` of the blocks are
+    /// stored (a parallel scan of every row is faster then), or when no stored block can be
+    /// trusted. A `range` that does not start and end at blocks' edges is the caller's error.
+    static func tally(_ start: FacetTally, _ db: Database, _ form: Form, within range: ClosedRange<Int64> = Int64.min...Int64.max,
+                      minimumCoverage: Double = 0.5) throws -> FacetTally? {
         let own = !db.inTransaction
         if own { try db.execute("BEGIN") }
         defer { if own { try? db.execute("COMMIT") } }
-        guard let ids = try MovieFacetsTable.idBounds(db) else { return start }
+        guard let bounds = try MovieFacetsTable.idBounds(db) else { return start }
+        guard bounds.overlaps(range) else { return start }
+        let ids = bounds.clamped(to: range)
         // A REPLACE through a unique index of a sqlite3 user's own on movie_facets deletes rows
         // without the delete trigger: with one, no stored block is trusted.
         guard try db.intScalar("SELECT EXISTS (SELECT 1 FROM pragma_index_list('movie_facets') WHERE \"unique\" AND origin <> 'pk')") == 0 else {
@@ -38,34 +56,44 @@ enum FacetTotals {
         }
         var tally = start
         var covered: [Int64] = []
-        try db.forEachRow("SELECT block, counts FROM movie_facet_totals WHERE counts IS NOT NULL AND block BETWEEN ? AND ? ORDER BY block",
+        try db.forEachRow("SELECT block, \(form.column) FROM movie_facet_totals WHERE \(form.column) IS NOT NULL AND block BETWEEN ? AND ? ORDER BY block",
                           [.integer(ids.lowerBound >> shift), .integer(ids.upperBound >> shift)]) { row in
             let block = Int64(row.optionalInt(0) ?? 0)
             // A malformed blob (a hand edit) is left out: its block's rows are tallied instead.
-            if row.withBlob(1, { $0.map { tally.add(totals: $0) } ?? false }) { covered.append(block) }
+            let added = row.withBlob(1) { bytes -> Bool in
+                guard let bytes else { return false }
+                switch form {
+                case .totals: return tally.add(totals: bytes)
+                case .rows(let excluded): return PackedFacetRows.tally(bytes, into: &tally, excluding: excluded)
+                }
+            }
+            if added { covered.append(block) }
         }
-        let span = Int128(ids.upperBound >> shift) - Int128(ids.lowerBound >> shift) + 1
-        guard Int128(covered.count) * 2 >= span else { return nil }
+        let span = Double(Int128(ids.upperBound >> shift) - Int128(ids.lowerBound >> shift) + 1)
+        guard Double(covered.count) >= span * minimumCoverage else { return nil }
+        let excluded: Int64
+        if case .rows(let bits) = form { excluded = bits } else { excluded = 0 }
         for run in uncovered(ids, covered) {
-            try tallyRows(into: &tally, db, FacetTotals.ids(run.lowerBound, run.upperBound).clamped(to: ids))
+            try tallyRows(into: &tally, db, FacetTotals.ids(run.lowerBound, run.upperBound).clamped(to: ids), excluding: excluded)
         }
         return tally
     }
 
     /// Stores the blocks that have facet rows and no row here (inside the caller's write
-    /// transaction). A block whose counts do not fit the encoding is stored with NULL counts, so
-    /// that it is not tallied again at every write.
+    /// transaction): their counts with nothing selected and their packed rows. A block whose
+    /// values do not fit an encoding is stored with NULL there, so that it is not tallied again at
+    /// every write.
     static func fill(_ db: Database) throws {
         guard try db.hasSchemaObject(name), let ids = try MovieFacetsTable.idBounds(db) else { return }
         let start = FacetTally.nothingSelected
         let stored = try db.query("SELECT block FROM movie_facet_totals WHERE block BETWEEN ? AND ? ORDER BY block",
                                   [.integer(ids.lowerBound >> shift), .integer(ids.upperBound >> shift)]) { Int64(try $0.int64(0)) }
-        let insert = try db.prepare("INSERT INTO movie_facet_totals (block, counts) VALUES (?, ?)")
+        let insert = try db.prepare("INSERT INTO movie_facet_totals (block, counts, packed) VALUES (?, ?, ?)")
         for run in uncovered(ids, stored) {
-            var block: Int64?, tally = start
+            var block: Int64?, tally = start, packed = PackedFacetRows()
             func store() throws {
                 guard let block else { return }
-                try insert.bind([.integer(block), tally.totals().map { .blob($0) } ?? .null])
+                try insert.bind([.integer(block), tally.totals().map { .blob($0) } ?? .null, packed.bytes().map { .blob($0) } ?? .null])
                 _ = try insert.step()
                 insert.reset()
             }
@@ -76,8 +104,12 @@ enum FacetTotals {
                     try store()
                     block = rowBlock
                     tally = start
+                    packed = PackedFacetRows()
                 }
-                tally.add(row: row, from: 1)
+                row.withFacetRow(from: 1) {
+                    tally.add(genres: $0, rating: $1, minutes: $2, year: $3, certification: $4)
+                    packed.add(genres: $0, rating: $1, minutes: $2, year: $3, certification: $4)
+                }
             }
             try store()
         }
@@ -105,9 +137,10 @@ enum FacetTotals {
         return runs
     }
 
-    /// Tallies the facet rows with ids in `ids`.
-    static func tallyRows(into tally: inout FacetTally, _ db: Database, _ ids: ClosedRange<Int64>) throws {
-        try FacetCounter.tally(into: &tally, db, SQLFragment(rows, bindings(ids)))
+    /// Tallies the facet rows with ids in `ids`, but those with a genre bit of `excluded`.
+    static func tallyRows(into tally: inout FacetTally, _ db: Database, _ ids: ClosedRange<Int64>, excluding excluded: Int64 = 0) throws {
+        let query = SQLFragment(rows, bindings(ids))
+        try FacetCounter.tally(into: &tally, db, excluded == 0 ? query : query + SQLFragment(" AND (f.genres & ?) = 0", [.integer(excluded)]))
     }
 }
 

@@ -22,6 +22,8 @@ struct ParallelScan {
     var parts = ParallelScan.defaultParts
     /// The id span from which a scan is split.
     var minimumSpan = ParallelScan.minimumSpan
+    /// Every part but the first starts at a multiple of this (FacetTotals' blocks).
+    var alignment: Int64 = 1
     /// Opens a part's connection to the catalog at a path (tests make it fail).
     var connect: @Sendable (String) throws -> Database = { try Database(path: $0) }
 
@@ -38,7 +40,11 @@ struct ParallelScan {
         guard span >= Int128(minimumSpan), span >= Int128(parts) else { return nil }
         // Part i holds ids from low + span * i / parts on (at most the largest id); the first and
         // last are open-ended.
-        let starts = (0..<parts).map { Int64(low + span * Int128($0) / Int128(parts)) }
+        let starts = (0..<parts).map { i -> Int64 in
+            let start = low + span * Int128(i) / Int128(parts), step = Int128(alignment)
+            return Int64(start - ((start % step) + step) % step)   // rounded down, also below 0
+        }
+        guard zip(starts, starts.dropFirst()).allSatisfy({ $0 < $1 }) else { return nil }
         let ranges = (0..<parts).map { i in
             (i == 0 ? Int64.min : starts[i])...(i == parts - 1 ? Int64.max : starts[i + 1] - 1)
         }

@@ -1,0 +1,201 @@
+import Foundation
+import Testing
+@testable import MovieCatalog
+@testable import MovieDomain
+@testable import SQLiteStore
+import TestSupport
+
+/// movie_facet_totals' packed rows (schema version 9): a packed block tallies exactly as its rows
+/// do under any set, a value without a place in the encoding leaves the block to its rows, and
+/// the counts of a selection read the stored blocks, split over parts at their edges or not.
+@Suite struct PackedFacetRowsTests {
+    static let bitOfGenre = Dictionary(uniqueKeysWithValues: FacetStructureTests.genreCodes.enumerated().map { ($1, Int64(1) << Int64($0)) })
+
+    struct Row {
+        var genres: Int64, rating: Double?, minutes: Int?, year: Int?, certification: [UInt8]?
+    }
+
+    /// Rows as imports write them, or (`odd`) with values past the CHECKs a sqlite3 user can write.
+    static func randomRows(_ rng: inout SeededRandom, count: Int, odd: Bool) -> [Row] {
+        (0..<count).map { _ in
+            var row = Row(genres: Int64.random(in: 0..<64, using: &rng),
+                          rating: Bool.random(using: &rng) ? Double(Int.random(in: 0...100, using: &rng)) / 10 : nil,
+                          minutes: Bool.random(using: &rng) ? Int.random(in: 1...400, using: &rng) : nil,
+                          year: Bool.random(using: &rng) ? Int.random(in: 1870...2100, using: &rng) : nil,
+                          certification: [nil, "R", "PG", "PG-13", "Tout public"].randomElement(using: &rng)!.map { Array($0.utf8) })
+            if odd, Int.random(in: 0..<4, using: &rng) == 0 {
+                row.rating = [7.25, 1e300, -0.0, -3, 25.5, 0.30000000000000004].randomElement(using: &rng)!
+                row.minutes = [70_000, -3, Int.max, 0].randomElement(using: &rng)!
+                row.year = [-5, Int.max, Int.min + 1, 65_535].randomElement(using: &rng)!
+                row.genres = [Int64.min, -1, MovieFacetsTable.overflowBit | 3].randomElement(using: &rng)!
+                row.certification = [Array("Ü 12".utf8), Array(repeating: UInt8(ascii: "x"), count: 255), []].randomElement(using: &rng)!
+            }
+            return row
+        }
+    }
+
+    static func tally(_ set: FilterSet, _ rows: [Row]) -> FacetTally {
+        let excluded = set.elements(of: .excludeGenre).compactMap { bitOfGenre[$0.value] }.reduce(0, |)
+        var tally = FacetTally(set: set, bitOfGenre: bitOfGenre)!
+        for row in rows where row.genres & excluded == 0 { add(row, to: &tally) }
+        return tally
+    }
+
+    static func add(_ row: Row, to tally: inout FacetTally) {
+        withCertification(row) { tally.add(genres: row.genres, rating: row.rating, minutes: row.minutes, year: row.year, certification: $0) }
+    }
+
+    static func pack(_ rows: [Row]) -> [UInt8]? {
+        var packed = PackedFacetRows()
+        for row in rows {
+            withCertification(row) { packed.add(genres: row.genres, rating: row.rating, minutes: row.minutes, year: row.year, certification: $0) }
+        }
+        return packed.bytes()
+    }
+
+    static func withCertification<R>(_ row: Row, _ body: (UnsafeBufferPointer<UInt8>?) -> R) -> R {
+        guard let certification = row.certification else { return body(nil) }
+        return certification.withUnsafeBufferPointer { body($0) }
+    }
+
+    static func sameResult(_ a: FacetTally, _ b: FacetTally) -> Bool {
+        a.result().counts == b.result().counts && a.result().elements == b.result().elements
+    }
+
+    @Test("a packed block tallies as its rows do, under random sets", arguments: [false, true])
+    func roundTrip(odd: Bool) throws {
+        var rng = SeededRandom(seed: odd ? 11 : 12)
+        for _ in 0..<12 {
+            let rows = Self.randomRows(&rng, count: Int.random(in: 0...4096, using: &rng), odd: odd)
+            let bytes = try #require(Self.pack(rows))
+            if !odd {
+                // The narrow form: 14 bytes a row, beside the header and the certifications.
+                let dictionary = ["R", "PG", "PG-13", "Tout public"].filter { c in rows.contains { $0.certification == Array(c.utf8) } }
+                let header = 2 + 1 + dictionary.map { 1 + $0.utf8.count }.reduce(0, +) + 3
+                #expect(bytes.count == header + 14 * rows.count)
+            }
+            for _ in 0..<8 {
+                let set = FilterSet(FacetStructureTests.randomSet(&rng).filter { ![.title, .votes].contains($0.facet) })
+                let excluded = set.elements(of: .excludeGenre).compactMap { Self.bitOfGenre[$0.value] }.reduce(0, |)
+                var packed = FacetTally(set: set, bitOfGenre: Self.bitOfGenre)!
+                #expect(bytes.withUnsafeBytes { PackedFacetRows.tally($0, into: &packed, excluding: excluded) })
+                #expect(Self.sameResult(packed, Self.tally(set, rows)), "\(set)")
+            }
+        }
+    }
+
+    @Test("values with no place in the encoding leave the block unpacked", arguments: [
+        Row(genres: 1, rating: nil, minutes: Int.min, year: nil, certification: nil),
+        Row(genres: 1, rating: nil, minutes: nil, year: Int.min, certification: nil),
+        Row(genres: 1, rating: Double(bitPattern: PackedFacetRows.noRating), minutes: nil, year: nil, certification: nil),
+        Row(genres: 1, rating: nil, minutes: nil, year: nil, certification: Array(repeating: UInt8(ascii: "x"), count: 256)),
+    ])
+    func noPlace(row: Row) {
+        #expect(Self.pack([Row(genres: 2, rating: 5, minutes: 90, year: 2000, certification: nil), row]) == nil)
+    }
+
+    @Test("255 certifications in a block fit; 256 do not")
+    func manyCertifications() {
+        let rows = { (n: Int) in (0..<n).map { Row(genres: 0, rating: nil, minutes: nil, year: nil, certification: Array("C\($0)".utf8)) } }
+        #expect(Self.pack(rows(255)) != nil)
+        #expect(Self.pack(rows(256)) == nil)
+    }
+
+    @Test("bytes that are not the encoding are refused, tallying nothing")
+    func malformed() throws {
+        let rows = [Row(genres: 3, rating: 7, minutes: 100, year: 1999, certification: Array("R".utf8)),
+                    Row(genres: 1, rating: nil, minutes: nil, year: nil, certification: nil)]
+        let bytes = try #require(Self.pack(rows))
+        var badIndex = bytes
+        badIndex[badIndex.count - 1] = 7
+        var badKind = bytes
+        badKind[5] = 2   // the ratings' kind, after the row count, the certifications' count and "R"
+        for bad in [[], Array(bytes.dropLast()), bytes + [0], badIndex, badKind, [1, 0, 0, 1, 1, 1]] {
+            var tally = FacetTally(set: FilterSet([.rating(.bucket(7))]), bitOfGenre: Self.bitOfGenre)!
+            #expect(!bad.withUnsafeBytes { PackedFacetRows.tally($0, into: &tally, excluding: 0) }, "\(bad)")
+            #expect(Self.sameResult(tally, FacetTally(set: FilterSet([.rating(.bucket(7))]), bitOfGenre: Self.bitOfGenre)!))
+        }
+    }
+
+    @Test("the counts of a selection are read from the stored packed rows")
+    func storedRowsAreRead() throws {
+        let (catalog, dir) = try BulkLoadTests.catalog([:])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for i in 0..<10 { try catalog.add(Movie(title: "M\(i)", genres: ["drama"], rating: 7.5, durationMinutes: 100)) }
+        let counter = FacetCounter(catalog: catalog)
+        let set = FilterSet([.duration(.hours(1))])
+        let rating = { try counter.talliedCounts(for: set)?.first { $0.facet == .rating }?.values.map { "\($0.value)=\($0.count)" } }
+        #expect(try rating() == ["7=10"])
+        // A block of other rows, written past the triggers: the counts follow it, not the rows.
+        let forged = try #require(Self.pack([Row(genres: 0, rating: 2, minutes: 61, year: nil, certification: nil)]))
+        try catalog.db.run("UPDATE movie_facet_totals SET packed = ? WHERE block = 0", [.blob(forged)])
+        #expect(try rating() == ["2=1"])
+        // NULL, and bytes that are not the encoding, are tallied from the rows instead.
+        for packed: SQLValue in [.null, .blob([1, 2, 3]), .blob(forged + [5])] {
+            try catalog.db.run("UPDATE movie_facet_totals SET packed = ? WHERE block = 0", [packed])
+            #expect(try rating() == ["7=10"], "\(packed)")
+        }
+    }
+
+    @Test("after random writes, a selection's counts from packed blocks, split over parts or not, are SQL's", arguments: [1, 2, 3] as [UInt64])
+    func exactUnderWrites(seed: UInt64) throws {
+        let (catalog, dir, start) = try FacetTotalsTests.spreadCatalog(60, seed: seed)
+        var rng = start
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var counter = FacetCounter(catalog: catalog)
+        counter.parallelSpan = 1
+        for round in 0..<12 {
+            for _ in 0..<3 { try FacetStructureTests.randomWrite(catalog, dir, &rng) }
+            try FacetStructureTests.reopen(catalog)
+            #expect(try FacetTotalsTests.staleBlocks(catalog.db) == [], "round \(round)")
+            counter.parallelParts = Int.random(in: 1...3, using: &rng)
+            for _ in 0..<4 {
+                let set = FacetStructureTests.randomSet(&rng)
+                let tallied = try #require(try counter.talliedCounts(for: set))
+                for (a, b) in zip(tallied, try counter.sqlCounts(for: set)) where a != b {
+                    Issue.record("\(a.facet) under \(set), round \(round), \(counter.parallelParts) parts: \(a.values.map { "\($0.value)=\($0.count)" }), SQL \(b.values.map { "\($0.value)=\($0.count)" })")
+                }
+            }
+        }
+    }
+
+    @Test("parts of a split scan start at blocks' edges", arguments: [
+        (Int64(1), Int64(1_000_000), 2), (-5_000, 9_000, 3), (Int64.min + 1, Int64.max - 1, 4), (0, 10_000, 4),
+    ] as [(Int64, Int64, Int)])
+    func partsAtEdges(low: Int64, high: Int64, parts: Int) throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("parts-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let catalog = try Catalog(path: dir.appendingPathComponent("c.sqlite").path)
+        defer { try? catalog.close() }
+        try catalog.db.execute("INSERT INTO movies (id, title) VALUES (\(low), 'a'), (\(high), 'b')")
+        let scan = ParallelScan(db: catalog.db, parts: parts, minimumSpan: 1, alignment: 1 << FacetTotals.shift)
+        guard let ranges = try scan.run({ _, ids in ids }) else {
+            // Only a span too short for `parts` blocks is not split.
+            #expect(Int128(high) - Int128(low) < Int128(parts) << 12)
+            return
+        }
+        #expect(ranges.count == parts && ranges.first?.lowerBound == Int64.min && ranges.last?.upperBound == Int64.max)
+        for (a, b) in zip(ranges, ranges.dropFirst()) {
+            #expect(a.upperBound &+ 1 == b.lowerBound && b.lowerBound % 4096 == 0)
+        }
+    }
+
+    @Test("a catalog of version 8 has its blocks packed when it is migrated")
+    func migratedFromVersion8() throws {
+        let (catalog, dir, _) = try FacetTotalsTests.spreadCatalog(30, seed: 7)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try catalog.db.execute("""
+            DROP TABLE movie_facet_totals;
+            CREATE TABLE movie_facet_totals (block INTEGER PRIMARY KEY, counts BLOB) STRICT;
+            PRAGMA user_version = 8
+            """)
+        try catalog.close()
+        let reopened = try Catalog(path: catalog.path)
+        defer { try? reopened.close() }
+        #expect(try reopened.schemaVersion() == CatalogSchema.latestVersion)
+        #expect(Set(try reopened.db.query("SELECT block FROM movie_facet_totals WHERE packed IS NOT NULL") { try $0.int64(0) })
+                == (try FacetTotalsTests.blocksWithRows(reopened.db)))
+        #expect(try FacetTotalsTests.staleBlocks(reopened.db) == [])
+    }
+}
