@@ -130,11 +130,17 @@ import TestSupport
         let forged = try #require(Self.pack([Row(genres: 0, rating: 2, minutes: 61, year: nil, certification: nil)]))
         try catalog.db.run("UPDATE movie_facet_totals SET packed = ? WHERE block = 0", [.blob(forged)])
         #expect(try rating() == ["2=1"])
+        // --count of such a set reads them too (and says so in its plan).
+        #expect(try catalog.countPlan(set).packedRows)
+        #expect(try catalog.count(set) == 1)
         // NULL, and bytes that are not the encoding, are tallied from the rows instead.
         for packed: SQLValue in [.null, .blob([1, 2, 3]), .blob(forged + [5])] {
             try catalog.db.run("UPDATE movie_facet_totals SET packed = ? WHERE block = 0", [packed])
             #expect(try rating() == ["7=10"], "\(packed)")
+            #expect(try catalog.count(set) == 10, "\(packed)")
         }
+        // A set with votes is counted by SQL.
+        #expect(try !catalog.countPlan(FilterSet([.duration(.hours(1)), .votes(.range(0, nil))])).packedRows)
     }
 
     @Test("after random writes, a selection's counts from packed blocks, split over parts or not, are SQL's", arguments: [1, 2, 3] as [UInt64])
@@ -152,6 +158,8 @@ import TestSupport
             for _ in 0..<4 {
                 let set = FacetStructureTests.randomSet(&rng)
                 let tallied = try #require(try counter.talliedCounts(for: set))
+                let plain = MovieQuery(filters: set).countSQL
+                #expect(try catalog.count(set) == catalog.db.intScalar(plain.sql, plain.bindings), "count of \(set), round \(round)")
                 for (a, b) in zip(tallied, try counter.sqlCounts(for: set)) where a != b {
                     Issue.record("\(a.facet) under \(set), round \(round), \(counter.parallelParts) parts: \(a.values.map { "\($0.value)=\($0.count)" }), SQL \(b.values.map { "\($0.value)=\($0.count)" })")
                 }

@@ -63,7 +63,12 @@ enum FilterCommand {
         for (driver, rows) in plan.costs.sorted(by: { $0.rows < $1.rows }) {
             out.write("  cost of \(driver): \(NumberText.grouped(Int(rows.rounded()))) rows\n")
         }
-        if let column = plan.idOrder { out.write("  on a large catalog: counted in parts by \(column) range, one per core\n") }
+        if plan.packedRows {
+            out.write("  counted in moviecat from the packed facet rows of movie_facet_totals, one part per core on a large catalog\n")
+            out.write("  (blocks without them from movie_facets; the statement below only if the table cannot be read)\n")
+        } else if let column = plan.idOrder {
+            out.write("  on a large catalog: counted in parts by \(column) range, one per core\n")
+        }
         let sql = plan.sql
         out.write("SQL:\n  \(sql.sql)\n")
         out.write("BINDINGS:\n")

@@ -52,6 +52,36 @@ public struct FacetCounter {
     /// has no bit of its own there (`MovieFacetsTable.genreIDsWithBits`), when SQL over the plain
     /// tables counts.
     func talliedCounts(for set: FilterSet) throws -> [FacetCounts]? {
+        guard let tally = try tally(for: set) else { return nil }
+        let (counts, elements) = tally.result()
+        return FacetCounter.listed.map { facet in
+            var values = (counts[facet] ?? [:]).filter { $0.value > 0 }.map { FacetValue(value: $0.key, count: $0.value, selected: false) }
+            // Selected elements are always listed, with what they match alongside the rest of the set.
+            for element in set.elements(of: facet) {
+                values.removeAll { $0.value == element.value }
+                values.append(FacetValue(value: element.value, count: elements[element] ?? 0, selected: true))
+            }
+            return FacetCounts(facet: facet, values: values.sorted(by: FacetCounter.order(facet)))
+        }
+    }
+
+    /// How many movies match `set`, tallied from movie_facet_totals' packed rows; nil when they
+    /// cannot answer it (nothing selected, a title, votes or IMDb id element, no stored blocks).
+    func countFromPackedRows(_ set: FilterSet) throws -> Int? {
+        guard try canCountFromPackedRows(set) else { return nil }
+        return try tally(for: set, packedOnly: true)?.matching
+    }
+
+    /// Whether `countFromPackedRows` can count `set` (for the plan `--explain` shows).
+    func canCountFromPackedRows(_ set: FilterSet) throws -> Bool {
+        guard !set.isEmpty, !set.elements.contains(where: { [.title, .votes, .imdb].contains($0.facet) }) else { return false }
+        return try catalog.db.hasSchemaObject(FacetTotals.name)
+    }
+
+    /// The tally of `set` over every facet row: from the stored blocks where they serve, else from
+    /// the rows, split over the cores on a large catalog; nil as for `talliedCounts`, and with
+    /// `packedOnly` also when the packed rows cannot be read.
+    func tally(for set: FilterSet, packedOnly: Bool = false) throws -> FacetTally? {
         let db = catalog.db
         guard try !MovieFacetsTable.hasGenresWithoutBits(db) else { return nil }
         let genres = try catalog.genres()
@@ -78,6 +108,7 @@ public struct FacetCounter {
         // packed rows, when the set has nothing the packed rows lack (title, votes, imdb).
         let stored = try db.hasSchemaObject(FacetTotals.name)
         let packed: FacetTotals.Form? = stored && others.isEmpty ? .rows(excluding: excludedBits) : nil
+        if packedOnly, packed == nil || set.isEmpty { return nil }
         // A part that fails (say, no connection to spare) leaves the work to the single scan.
         let scan = ParallelScan(db: db, parts: parallelParts, minimumSpan: parallelSpan, alignment: 1 << FacetTotals.shift)
         if set.isEmpty, stored, let totals = try FacetTotals.tally(start, db, .totals) {
@@ -91,19 +122,12 @@ public struct FacetCounter {
             for other in parts { tally.merge(other) }
         } else if let packed, let packedTally = try FacetTotals.tally(start, db, packed, minimumCoverage: 0) {
             tally = packedTally
+        } else if packedOnly {
+            return nil
         } else {
             try FacetCounter.tally(into: &tally, db, query)
         }
-        let (counts, elements) = tally.result()
-        return FacetCounter.listed.map { facet in
-            var values = (counts[facet] ?? [:]).filter { $0.value > 0 }.map { FacetValue(value: $0.key, count: $0.value, selected: false) }
-            // Selected elements are always listed, with what they match alongside the rest of the set.
-            for element in set.elements(of: facet) {
-                values.removeAll { $0.value == element.value }
-                values.append(FacetValue(value: element.value, count: elements[element] ?? 0, selected: true))
-            }
-            return FacetCounts(facet: facet, values: values.sorted(by: FacetCounter.order(facet)))
-        }
+        return tally
     }
 
     /// Counts by SQL over the plain tables: a GROUP BY for genres, scans of movies for the rest.

@@ -37,6 +37,37 @@ struct FacetTally: Sendable {
     let selected: [[(element: MovieFilter, test: Test)]]
     /// Whether no listed facet has a selection: every row counts in every facet.
     private let selectsNothing: Bool
+    /// The same tests in flat form, for the test every row gets.
+    private let rowTest: RowTest
+
+    /// The selected tests in flat form: bit i of `facetsSelected` for facet i, the selected
+    /// genres' bits OR-ed, each numeric facet's intervals, the certifications.
+    private struct RowTest: Sendable {
+        let facetsSelected: Int, genreMask: Int64
+        let ratingIntervals: [Interval], minuteIntervals: [Interval], yearIntervals: [Interval]
+        let certificationTexts: [[UInt8]]
+
+        /// The facets whose selection a row misses, as bits (facet i: bit i).
+        @inline(__always)
+        func misses(genres: Int64, rating: Double?, minutes: Int?, year: Int?, certification: UnsafeBufferPointer<UInt8>?) -> Int {
+            var misses = 0
+            if facetsSelected & 1 != 0, genres & genreMask == 0 { misses |= 1 }
+            if facetsSelected & 2 != 0, !RowTest.any(ratingIntervals, contain: rating) { misses |= 2 }
+            if facetsSelected & 4 != 0, !RowTest.any(minuteIntervals, contain: minutes.map(Double.init)) { misses |= 4 }
+            if facetsSelected & 8 != 0, !RowTest.any(yearIntervals, contain: year.map(Double.init)) { misses |= 8 }
+            if facetsSelected & 16 != 0, !(certification.map { text in certificationTexts.contains { $0.elementsEqual(text) } } ?? false) {
+                misses |= 16
+            }
+            return misses
+        }
+
+        @inline(__always)
+        private static func any(_ intervals: [Interval], contain value: Double?) -> Bool {
+            guard let value else { return false }
+            for interval in intervals where interval.contains(value) { return true }
+            return false
+        }
+    }
     /// Genre bit -> genre code, for the genres counted.
     private let codeOfBit: [Int: String]
 
@@ -44,6 +75,8 @@ struct FacetTally: Sendable {
     private(set) var counts: [[String: Int]]
     /// Counts of each selected element alongside the rest of the set, by facet position.
     private(set) var elementCounts: [[Int]]
+    /// The rows added that meet the whole set (a stored block's counts add none: `add(totals:)`).
+    private(set) var matching = 0
     // Buckets counted in arrays where they are small numbers (most rows), else in dictionaries
     // (FacetTotals stores and adds the arrays of a block's tally).
     var ratingBuckets = [Int](repeating: 0, count: 11)
@@ -66,6 +99,18 @@ struct FacetTally: Sendable {
         }
         self.selected = selected
         selectsNothing = selected.allSatisfy(\.isEmpty)
+        var mask: Int64 = 0, intervals: [[Interval]] = [[], [], [], [], []], texts: [[UInt8]] = []
+        for (facet, tests) in selected.enumerated() {
+            for (_, test) in tests {
+                switch test {
+                case .genre(let bit): mask |= bit
+                case .interval(let interval): intervals[facet].append(interval)
+                case .text(let bytes): texts.append(bytes)
+                }
+            }
+        }
+        rowTest = RowTest(facetsSelected: selected.indices.reduce(0) { selected[$1].isEmpty ? $0 : $0 | 1 << $1 }, genreMask: mask,
+                          ratingIntervals: intervals[1], minuteIntervals: intervals[2], yearIntervals: intervals[3], certificationTexts: texts)
         var codes: [Int: String] = [:]
         for (code, bit) in bitOfGenre where bit != MovieFacetsTable.overflowBit { codes[bit.trailingZeroBitCount] = code }
         codeOfBit = codes
@@ -105,12 +150,6 @@ struct FacetTally: Sendable {
     /// integers compare (below 2^53); nil beyond, where the counts are left to SQL.
     private static func exactly(_ minutes: Int) -> Double? { minutes.magnitude < 1 << 53 ? Double(minutes) : nil }
 
-    /// Whether a row's value for a facet passes one of its selected tests.
-    private func passes(_ facet: Int, genres: Int64, number: Double?, text: UnsafeBufferPointer<UInt8>?) -> Bool {
-        for (_, test) in selected[facet] where FacetTally.passes(test, genres: genres, number: number, text: text) { return true }
-        return false
-    }
-
     private static func passes(_ test: Test, genres: Int64, number: Double?, text: UnsafeBufferPointer<UInt8>?) -> Bool {
         switch test {
         case .genre(let bit): return genres & bit != 0
@@ -134,6 +173,7 @@ struct FacetTally: Sendable {
     mutating func add(genres: Int64, rating: Double?, minutes: Int?, year: Int?, certification: UnsafeBufferPointer<UInt8>?) {
         if selectsNothing {
             // The first screen, and each block movie_facet_totals stores: no tests to make.
+            matching += 1
             countGenres(genres)
             if let rating { countRating(rating) }
             if let minutes { countHours(minutes / 60) }
@@ -142,16 +182,10 @@ struct FacetTally: Sendable {
             return
         }
         // Facet positions: genre, rating, duration, year, certification (FacetCounter.listed).
-        var misses = 0, missCount = 0
-        for facet in 0..<5 where !selected[facet].isEmpty {
-            let number = FacetTally.number(facet, rating: rating, minutes: minutes, year: year)
-            if !passes(facet, genres: genres, number: number, text: facet == 4 ? certification : nil) {
-                misses |= 1 << facet
-                missCount += 1
-                if missCount > 1 { return }
-            }
-        }
-        for facet in 0..<5 where missCount == 0 || misses == 1 << facet {
+        let misses = rowTest.misses(genres: genres, rating: rating, minutes: minutes, year: year, certification: certification)
+        if misses & (misses - 1) != 0 { return }   // two or more
+        if misses == 0 { matching += 1 }
+        for facet in 0..<5 where misses == 0 || misses == 1 << facet {
             // The movie counts in this facet's buckets, and for its selected elements it meets.
             if !selected[facet].isEmpty {
                 let number = FacetTally.number(facet, rating: rating, minutes: minutes, year: year)
@@ -208,6 +242,7 @@ struct FacetTally: Sendable {
 
     /// Adds the counts of a tally of other rows under the same set (a part of a parallel scan).
     mutating func merge(_ other: FacetTally) {
+        matching += other.matching
         for (facet, counts) in other.counts.enumerated() {
             for (token, count) in counts { self.counts[facet][token, default: 0] += count }
         }

@@ -22,7 +22,10 @@ extension Catalog {
 
     /// How counting a set will run.
     public func countPlan(_ filters: FilterSet) throws -> QueryPlan {
-        try QueryPlanner(db: db, filters: filters, genres: genres()).count()
+        var plan = try QueryPlanner(db: db, filters: filters, genres: genres()).count()
+        // A scan of every movie reads the stored packed facet rows instead, where they answer.
+        plan.packedRows = try plan.driver == .scan && FacetCounter(catalog: self).canCountFromPackedRows(filters)
+        return plan
     }
 
     /// Which of `fields` some movie of the query's result has a value for (tables leave out the
@@ -56,6 +59,7 @@ extension Catalog {
     /// movies in id order (a scan, the title index's candidates) and the catalog is large.
     func count(_ filters: FilterSet, split: ParallelScan) throws -> Int {
         let plan = try countPlan(filters)
+        if plan.packedRows, let count = try FacetCounter(catalog: self).countFromPackedRows(filters) { return count }
         // A part that fails (say, no file descriptor to spare for its connection) leaves the
         // count to one connection, as the facet tally does.
         if let column = plan.idOrder, let parts = try? split.run({ db, ids in

@@ -36,6 +36,9 @@ public struct QueryPlan: Sendable {
     /// For a count, the driving table's id column when it is read in id order (movie_facets
     /// scanned, the title index's candidates): `AND column BETWEEN ...` then counts one part.
     public internal(set) var idOrder: String? = nil
+    /// For a count that scans every movie: whether it tallies movie_facet_totals' packed rows
+    /// instead (the statement then counts only when they cannot be read).
+    public internal(set) var packedRows = false
 }
 
 /// Chooses how to run a filter query: walk the sort key's index and stop after the page (broad
