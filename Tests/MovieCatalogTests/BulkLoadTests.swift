@@ -145,6 +145,27 @@ import TestSupport
         return (try Catalog(path: dir.appendingPathComponent("c.sqlite").path), dir)
     }
 
+    @Test("ids up to Int64.max (a sqlite3 user's) leave a bulk load no room: the rows are written one by one", arguments: [false, true])
+    func idsAtTheTop(storedAtTop: Bool) throws {
+        var rows = ["title,year"]
+        for i in 0..<50 { rows.append("Movie \(i),\(1950 + i)") }
+        let (catalog, dir) = try Self.catalog(["in.csv": rows.joined(separator: "\n") + "\n"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = catalog.db
+        try db.withoutForeignKeys {
+            // A link left behind by a deleted movie at the top id, or a movie stored there.
+            try db.execute("INSERT INTO movies (id, title, added_at, updated_at) VALUES (9223372036854775807, 'Last', 0, 0); INSERT INTO movie_genres VALUES (9223372036854775807, 1)")
+            if !storedAtTop { try db.execute("DELETE FROM movies") }
+        }
+        var options = ImportOptions()
+        options.bulkLoad = .always
+        options.onDuplicate = .update
+        let report = try Importer(catalog: catalog, options: options, progressOutput: nil).run(paths: [dir.appendingPathComponent("in.csv").path])
+        #expect(report.appendedRows == 0)
+        #expect(try db.intScalar("SELECT count(*) FROM movies WHERE title LIKE 'Movie %'") == 50)
+        #expect(try MovieFacetsTable.mismatches(db) == 0)
+    }
+
     @Test("a failed bulk import leaves foreign keys on and the catalog empty")
     func failedBulkImport() throws {
         let (catalog, dir) = try Self.catalog(["bad.csv": "title,genres,rating\nOne,drama,7\nTwo,war,11\n"])

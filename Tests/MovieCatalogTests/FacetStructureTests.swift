@@ -136,6 +136,21 @@ import TestSupport
         }
     }
 
+    @Test("the SQL counts' selected elements count as the filter does, for values below zero past the CHECKs too")
+    func negativeValuesSelected() throws {
+        let (catalog, dir) = try BulkLoadTests.catalog([:])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try catalog.add(Movie(title: "A", durationMinutes: 30))
+        try catalog.add(Movie(title: "B", durationMinutes: 40))
+        try catalog.db.execute("PRAGMA ignore_check_constraints = ON; UPDATE movies SET duration_minutes = -3 WHERE title = 'B'; PRAGMA ignore_check_constraints = OFF")
+        let set = FilterSet([.duration(.hours(0))]), counter = FacetCounter(catalog: catalog)
+        let selected = { (counts: [FacetCounts]) in counts.first { $0.facet == .duration }?.values.first { $0.selected }?.count }
+        #expect(try catalog.count(set) == 1)
+        let tallied = try #require(try counter.talliedCounts(for: set))
+        #expect(selected(tallied) == 1)
+        #expect(try selected(counter.sqlCounts(for: set)) == 1)
+    }
+
     @Test("a genre beyond the bit set's 62 makes the counts come from SQL, and still right")
     func manyGenres() throws {
         let (catalog, dir) = try BulkLoadTests.catalog([:])

@@ -206,4 +206,98 @@ import TestSupport
                 == (try FacetTotalsTests.blocksWithRows(reopened.db)))
         #expect(try FacetTotalsTests.staleBlocks(reopened.db) == [])
     }
+
+    @Test("a split scan reads the stored packed rows")
+    func splitScanReadsPacked() throws {
+        let (catalog, dir) = try BulkLoadTests.catalog([:])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for i in 0..<10 { try catalog.add(Movie(title: "M\(i)", genres: ["drama"], rating: 7.5, durationMinutes: 100)) }
+        // One movie a block, so that three parts each read stored blocks.
+        try catalog.db.withoutForeignKeys { try catalog.db.execute("UPDATE movies SET id = id * 4096") }
+        try FacetStructureTests.reopen(catalog)
+        try catalog.db.transaction { try FacetTotals.fill(catalog.db) }
+        var counter = FacetCounter(catalog: catalog)
+        counter.parallelSpan = 1
+        counter.parallelParts = 3
+        let forged = try #require(Self.pack([Row(genres: 0, rating: 2, minutes: 61, year: nil, certification: nil)]))
+        try catalog.db.run("UPDATE movie_facet_totals SET packed = ?", [.blob(forged)])
+        let rating = try counter.talliedCounts(for: FilterSet([.duration(.hours(1))]))?.first { $0.facet == .rating }?.values.map { "\($0.value)=\($0.count)" }
+        #expect(rating == ["2=10"])
+    }
+
+    @Test("a catalog of version 8 with stored counts has every block packed after migrating")
+    func migratedWithStoredCounts() throws {
+        let (catalog, dir, _) = try FacetTotalsTests.spreadCatalog(30, seed: 7)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = catalog.db
+        try db.transaction { try FacetTotals.fill(db) }   // the renumbering by hand left them unstored
+        let blocks = try db.query("SELECT block, counts FROM movie_facet_totals") { (try $0.int64(0), $0.withBlob(1) { $0.map { Array($0) } }) }
+        #expect(blocks.count > 3)
+        try db.execute("DROP TABLE movie_facet_totals; CREATE TABLE movie_facet_totals (block INTEGER PRIMARY KEY, counts BLOB) STRICT")
+        for (block, counts) in blocks { try db.run("INSERT INTO movie_facet_totals VALUES (?, ?)", [.integer(block), counts.map { .blob($0) } ?? .null]) }
+        try db.execute("PRAGMA user_version = 8")
+        try catalog.close()
+        let reopened = try Catalog(path: catalog.path)
+        defer { try? reopened.close() }
+        #expect(Set(try reopened.db.query("SELECT block FROM movie_facet_totals WHERE packed IS NOT NULL") { try $0.int64(0) })
+                == (try FacetTotalsTests.blocksWithRows(reopened.db)))
+        #expect(try FacetTotalsTests.staleBlocks(reopened.db) == [])
+    }
+
+    @Test("a movie_facet_totals made again by hand without a column is made anew at the next open", arguments: ["packed", "counts"])
+    func missingColumn(_ column: String) throws {
+        let (catalog, dir) = try BulkLoadTests.catalog([:])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try catalog.add(Movie(title: "A", genres: ["drama"], rating: 7))
+        try catalog.db.execute("ALTER TABLE movie_facet_totals DROP COLUMN \(column)")
+        try catalog.close()
+        let reopened = try Catalog(path: catalog.path)
+        defer { try? reopened.close() }
+        let counter = FacetCounter(catalog: reopened)
+        #expect(try counter.counts(for: FilterSet([.genre("drama")])) == (try counter.sqlCounts(for: FilterSet([.genre("drama")]))))
+        try reopened.add(Movie(title: "B"))
+        #expect(try reopened.db.intScalar("SELECT count(*) FROM movie_facet_totals WHERE counts IS NOT NULL AND packed IS NOT NULL") == 1)
+    }
+
+    @Test("odd values and ids all over Int64: packed blocks count as the rows do", arguments: [1, 2, 3] as [UInt64])
+    func oddValuesInCatalog(seed: UInt64) throws {
+        var rng = SeededRandom(seed: seed)
+        let (catalog, dir) = try BulkLoadTests.catalog([:])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = catalog.db
+        for _ in 0..<80 { _ = try? catalog.add(FacetStructureTests.randomMovie(&rng)) }
+        let spots: [Int64] = [.min, .min + 1, .min + 4095, .min + 4096, -4097, -4096, -1, 0, 4095, 4096, .max - 4096, .max - 4095, .max - 1, .max]
+        let odd = ["rating = 7.25", "rating = 1e300", "rating = -0.0", "rating = -3", "rating = 0.30000000000000004", "rating = 9e999",
+                   "duration_minutes = 70000", "duration_minutes = -3", "duration_minutes = 9223372036854775807", "duration_minutes = 65535",
+                   "year = -5", "year = 9223372036854775807", "year = -9223372036854775808", "year = 65535", "year = 0",
+                   "certification = ''", "certification = 'Ü 12'", "certification = '\(String(repeating: "y", count: 256))'"]
+        try db.execute("PRAGMA ignore_check_constraints = ON")
+        try db.withoutForeignKeys {
+            let ids = try db.query("SELECT id FROM movies") { try $0.int64(0) }
+            for (i, id) in ids.enumerated() {
+                let newID = i < spots.count ? spots[i] : Int64.random(in: .min ... .max, using: &rng)
+                try db.run("UPDATE OR IGNORE movies SET id = ? WHERE id = ?", [.integer(newID), .integer(id)])
+                try db.run("UPDATE movie_genres SET movie_id = ? WHERE movie_id = ?", [.integer(newID), .integer(id)])
+            }
+            for _ in 0..<60 {
+                try db.execute("UPDATE OR IGNORE movies SET \(odd.randomElement(using: &rng)!) WHERE id = (SELECT id FROM movies ORDER BY random() LIMIT 1)")
+            }
+        }
+        try db.execute("PRAGMA ignore_check_constraints = OFF")
+        try FacetStructureTests.reopen(catalog)
+        try db.transaction { try FacetTotals.fill(db) }
+        #expect(try db.intScalar("SELECT count(*) FROM movie_facet_totals WHERE packed IS NOT NULL") > 0)
+        var counter = FacetCounter(catalog: catalog)
+        counter.parallelSpan = 1
+        for _ in 0..<30 {
+            var set = FilterSet(FacetStructureTests.randomSet(&rng).filter { ![.title, .votes].contains($0.facet) })
+            if Bool.random(using: &rng) { set.insert(.excludeGenre(FacetStructureTests.genreCodes.randomElement(using: &rng)!)) }
+            counter.parallelParts = Int.random(in: 1...4, using: &rng)
+            let tallied = try #require(try counter.talliedCounts(for: set))
+            try db.execute("SAVEPOINT rows; UPDATE movie_facet_totals SET packed = NULL")
+            let rows = try #require(try counter.talliedCounts(for: set))
+            try db.execute("ROLLBACK TO rows; RELEASE rows")
+            #expect(tallied == rows, "\(set), \(counter.parallelParts) parts")
+        }
+    }
 }

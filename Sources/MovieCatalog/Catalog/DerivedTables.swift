@@ -11,7 +11,8 @@ import SQLiteStore
 /// - movie_facets not spanning movies' ids (emptied by hand), or movie_titles emptied
 ///   (`'delete-all'`): rebuilt the same way;
 /// - movie_stale not empty (a REPLACE, a derived row deleted or renumbered by hand): the logged
-///   movies' rows recomputed, and the log emptied.
+///   movies' rows recomputed, and the log emptied;
+/// - movie_facet_totals without its `counts` or `packed` column (made again by hand): made anew.
 /// A repair also counts the blocks movie_facet_totals lacks, as moviecat's writes do.
 enum DerivedTables {
     /// What one set of derived data is rebuilt by: migrations run again, in order. Dropping
@@ -144,11 +145,14 @@ enum DerivedTables {
                    (SELECT min(id) FROM movies) IS NOT (SELECT min(id) FROM movie_facets)
                        OR (SELECT max(id) FROM movies) IS NOT (SELECT max(id) FROM movie_facets),
                    EXISTS (SELECT 1 FROM movies)
-                       AND NOT EXISTS (SELECT 1 FROM movie_titles_data WHERE id = 1 AND substr(block, 1, 1) > x'00')
-            """) { (try $0.int64(0) == 1, try $0.int64(1) == 1, try $0.int64(2) == 1) }[0]
+                       AND NOT EXISTS (SELECT 1 FROM movie_titles_data WHERE id = 1 AND substr(block, 1, 1) > x'00'),
+                   (SELECT count(*) FROM pragma_table_info('\(FacetTotals.name)') WHERE name IN ('counts', 'packed')) <> 2
+            """) { (try $0.int64(0) == 1, try $0.int64(1) == 1, try $0.int64(2) == 1, try $0.int64(3) == 1) }[0]
         var findings = Findings(logged: row.0)
         if row.1 { findings.rebuild.insert(.facets) }
         if row.2 { findings.rebuild.insert(.titles) }
+        // movie_facet_totals made again by hand without a column moviecat reads and writes.
+        if row.3 { findings.rebuild.insert(.totals) }
         // A REPLACE through a unique index of the user's own went unlogged: both are rebuilt
         // (the title index would only over-match, but it would hold the deleted titles for good).
         if try userUniqueIndexes(db) && differentCounts(db) { findings.rebuild.formUnion([.facets, .titles]) }

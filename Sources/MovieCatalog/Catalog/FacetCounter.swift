@@ -209,9 +209,10 @@ public struct FacetCounter {
         // Selected elements are always listed, with what they match alongside the rest of the set.
         for element in set.elements(of: facet) {
             values.removeAll { $0.value == element.value }
-            var count = counts[element.value] ?? 0
-            if counts[element.value] == nil { count = try catalog.count(rest.union(element)) }
-            values.append(FacetValue(value: element.value, count: count, selected: true))
+            // Counted as the filter counts: a bucket's count truncates toward zero, so values
+            // below zero past the CHECKs (minutes of -3) would land in `0h`, which does not select them.
+            let plain = MovieQuery(filters: rest.union(element)).countSQL   // plain SQL over movies: the reference
+            values.append(FacetValue(value: element.value, count: try catalog.db.intScalar(plain.sql, plain.bindings), selected: true))
         }
         return FacetCounts(facet: facet, values: values.sorted(by: FacetCounter.order(facet)))
     }

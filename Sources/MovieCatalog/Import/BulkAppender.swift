@@ -53,7 +53,10 @@ final class BulkAppender {
         // Above the genre links a sqlite3 user's delete left behind too (the shell checks no foreign
         // keys): a movie appended at their id would have their genres in movie_genres but not in
         // its facet row. A row written one by one takes them on in both (movie_facets' trigger).
-        nextID = max(maxIDBefore, Int64(try db.intScalar("SELECT ifnull(max(movie_id), 0) FROM movie_genres"))) + 1
+        // Ids up to Int64.max (a sqlite3 user's) leave no room: then `accepts` takes no row, and
+        // the rows are written one by one, where SQLite finds free ids.
+        let (next, full) = max(maxIDBefore, Int64(try db.intScalar("SELECT ifnull(max(movie_id), 0) FROM movie_genres"))).addingReportingOverflow(1)
+        nextID = full ? Int64.max : next
         self.maxIDBefore = maxIDBefore
         self.nowSeconds = nowSeconds
         self.sieve = sieve
@@ -97,7 +100,7 @@ final class BulkAppender {
 
     /// Whether `row` can be appended: the same columns and the same key as the first.
     func accepts(_ row: ImportRow) -> Bool {
-        row.present == fields && (row.imdbID != nil) == (key == .imdbID)
+        row.present == fields && (row.imdbID != nil) == (key == .imdbID) && nextID < Int64.max
     }
 
     /// Queues row `index` of `batch` with the next id, to be appended, or set aside when its key
@@ -145,7 +148,7 @@ final class BulkAppender {
             try db.execute(totalsTrigger)
             self.totalsTrigger = nil
         }
-        try FacetTotals.forget(db, from: maxIDBefore + 1)
+        if maxIDBefore < Int64.max { try FacetTotals.forget(db, from: maxIDBefore + 1) }
         if setAside > 0 {
             // Set-aside rows passed MovieRules.violation as appended ones did, so the merge too
             // writes them without SQLite's CHECKs: a CHECK calling a function (upper, trim) makes
