@@ -65,16 +65,19 @@ public struct FacetCounter {
         }
     }
 
+    /// The facets a facet row lacks (their elements are tested in movies, by SQL).
+    static let testedInMovies: Set<Facet> = [.title, .votes, .imdb]
+
     /// How many movies match `set`, tallied from movie_facet_totals' packed rows; nil when they
-    /// cannot answer it (nothing selected, a title, votes or IMDb id element, no stored blocks).
+    /// cannot answer it (see `canCountFromPackedRows`).
     func countFromPackedRows(_ set: FilterSet) throws -> Int? {
-        guard try canCountFromPackedRows(set) else { return nil }
-        return try tally(for: set, packedOnly: true)?.matching
+        try tally(for: set, packedOnly: true)?.matching
     }
 
-    /// Whether `countFromPackedRows` can count `set` (for the plan `--explain` shows).
+    /// Whether the packed rows can count `set`: something selected, nothing of
+    /// `testedInMovies`, and the table there (for the plan `--explain` shows).
     func canCountFromPackedRows(_ set: FilterSet) throws -> Bool {
-        guard !set.isEmpty, !set.elements.contains(where: { [.title, .votes, .imdb].contains($0.facet) }) else { return false }
+        guard !set.isEmpty, !set.elements.contains(where: { FacetCounter.testedInMovies.contains($0.facet) }) else { return false }
         return try catalog.db.hasSchemaObject(FacetTotals.name)
     }
 
@@ -95,7 +98,7 @@ public struct FacetCounter {
             guard !excluded.contains(MovieFacetsTable.overflowBit) else { return nil }
             conditions.append(SQLFragment("(f.genres & ?) = 0", [.integer(excludedBits)]))
         }
-        let others = FilterSet(set.elements.filter { [.title, .votes, .imdb].contains($0.facet) })
+        let others = FilterSet(set.elements.filter { FacetCounter.testedInMovies.contains($0.facet) })
         if !others.isEmpty {
             conditions.append(SQLFragment("f.id IN (SELECT m.id FROM movies m WHERE ") + SQLBuilder.condition(for: others) + SQLFragment(")"))
         }
@@ -105,10 +108,10 @@ public struct FacetCounter {
         let part = query + SQLFragment(" AND f.id BETWEEN ? AND ?")
         let start = tally
         // The stored blocks (movie_facet_totals): with nothing selected their counts, else their
-        // packed rows, when the set has nothing the packed rows lack (title, votes, imdb).
+        // packed rows, when the set has nothing the packed rows lack (`testedInMovies`).
         let stored = try db.hasSchemaObject(FacetTotals.name)
         let packed: FacetTotals.Form? = stored && others.isEmpty ? .rows(excluding: excludedBits) : nil
-        if packedOnly, packed == nil || set.isEmpty { return nil }
+        if packedOnly, packed == nil || set.isEmpty { return nil }   // as canCountFromPackedRows says
         // A part that fails (say, no connection to spare) leaves the work to the single scan.
         let scan = ParallelScan(db: db, parts: parallelParts, minimumSpan: parallelSpan, alignment: 1 << FacetTotals.shift)
         if set.isEmpty, stored, let totals = try FacetTotals.tally(start, db, .totals) {
