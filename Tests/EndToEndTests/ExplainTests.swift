@@ -165,6 +165,11 @@ import Testing
         #expect(packed.stdout.contains("  counted in moviecat from the packed facet rows of movie_facet_totals"), "\(packed)")
         #expect(!packed.stdout.contains("in parts by"), "\(packed)")
         _ = try Self.parse(packed)
+        // A title scan reads movies by id, and is counted in parts too.
+        let titled = try box.moviecat("filter", "--explain", "--count", "--genre", "drama", "--title", "go")
+        #expect(titled.stdout.contains("  on a large catalog: counted in parts by m.id range, one per core\n"), "\(titled)")
+        #expect(titled.stdout.contains("SCAN m\n"), "\(titled)")
+        _ = try Self.parse(titled)
         let listing = try box.moviecat("filter", "--explain", "--genre", "drama")
         #expect(!listing.stdout.contains("in parts"), "\(listing)")
     }

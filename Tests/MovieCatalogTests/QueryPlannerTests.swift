@@ -103,6 +103,8 @@ import TestSupport
               count: false, driver: .facet(.title), uses: "SCAN t VIRTUAL TABLE INDEX 0:M1"),
         Shape(name: "a title substring is counted from the title index", query: MovieQuery(filters: FilterSet([.title("vie 123")])),
               count: true, driver: .facet(.title), uses: "SCAN t VIRTUAL TABLE INDEX 0:M1"),
+        Shape(name: "a title too short for the index is counted in one scan of movies, by id", query: MovieQuery(filters: FilterSet([.title("ie"), .genre("drama")])),
+              count: true, driver: .scan, uses: "SCAN m"),
         Shape(name: "an IMDb id starts from its index", query: MovieQuery(filters: FilterSet([.imdb("tt0000042"), .genre("drama")]), limit: 50),
               count: false, driver: .imdbID, uses: "SEARCH m USING INDEX movies_imdb_id (imdb_id=?)"),
     ]

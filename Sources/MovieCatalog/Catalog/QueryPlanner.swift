@@ -136,9 +136,10 @@ struct QueryPlanner {
         switch driver {
         case .facet(.title): idOrder = "t.rowid"
         case .scan where filters.elements(of: .title).isEmpty: idOrder = "f.id"
+        case .scan: idOrder = "m.id"
         default: idOrder = nil
         }
-        return QueryPlan(driver: driver, sql: SQLFragment("SELECT count(*) ") + from(driver, joiningMovies: needsMovies), costs: costs,
+        return QueryPlan(driver: driver, sql: SQLFragment("SELECT count(*) ") + from(driver, joiningMovies: needsMovies, inIDOrder: true), costs: costs,
                          movies: sample.movies, matches: sample.estimate(sample.matches), idOrder: idOrder)
     }
 
@@ -206,8 +207,9 @@ struct QueryPlanner {
     }
 
     /// `FROM ... WHERE ...` of a driver: movie_facets f and (unless not `joiningMovies`) movies m,
-    /// in the order and with the index the driver says.
-    private func from(_ driver: QueryPlan.Driver, joiningMovies: Bool = true) -> SQLFragment {
+    /// in the order and with the index the driver says; `inIDOrder`, a scan reads movies by id
+    /// (a count, which can then be split by id range).
+    private func from(_ driver: QueryPlan.Driver, joiningMovies: Bool = true, inIDOrder: Bool = false) -> SQLFragment {
         let movies = joiningMovies ? " CROSS JOIN movies m ON m.id = f.id" : ""
         // Random lookups into movie_facets cost more than they save when no condition reads it.
         let facets = readsFacets ? " CROSS JOIN movie_facets f ON f.id = m.id" : ""
@@ -234,8 +236,9 @@ struct QueryPlanner {
         case .scan, .sortOrder:
             if !filters.elements(of: .title).isEmpty {
                 // The title test reads movies: scan it (its natural key index covers the title, and is
-                // narrower), and look up the narrow row of its matches only.
-                let index = indexes.contains(Self.titleIndex) ? "INDEXED BY \(Self.titleIndex)" : "NOT INDEXED"
+                // narrower), and look up the narrow row of its matches only. A count reads the table
+                // in id order instead, as fast (the LIKE test is most of the time), to split it in parts.
+                let index = indexes.contains(Self.titleIndex) && !inIDOrder ? "INDEXED BY \(Self.titleIndex)" : "NOT INDEXED"
                 return SQLFragment("FROM movies m \(index)\(facets) WHERE ") + condition
             }
             return SQLFragment("FROM movie_facets f NOT INDEXED\(movies) WHERE ") + condition
