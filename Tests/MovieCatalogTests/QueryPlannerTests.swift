@@ -76,6 +76,8 @@ import TestSupport
         let driver: QueryPlan.Driver
         /// A plan line that must appear (SQLite's wording).
         let uses: String
+        /// The start of plan lines that must not appear.
+        var avoids: String? = nil
         var testDescription: String { name }
     }
 
@@ -101,8 +103,13 @@ import TestSupport
               count: true, driver: .scan, uses: "SCAN f"),
         Shape(name: "a title substring starts from the title index", query: MovieQuery(filters: FilterSet([.title("vie 123"), .genre("drama")]), limit: 50),
               count: false, driver: .facet(.title), uses: "SCAN t VIRTUAL TABLE INDEX 0:M1"),
-        Shape(name: "a title substring is counted from the title index", query: MovieQuery(filters: FilterSet([.title("vie 123")])),
-              count: true, driver: .facet(.title), uses: "SCAN t VIRTUAL TABLE INDEX 0:M1"),
+        Shape(name: "a title substring is counted from the title index alone", query: MovieQuery(filters: FilterSet([.title("vie 123")])),
+              count: true, driver: .facet(.title), uses: "SCAN t VIRTUAL TABLE INDEX 0:M1", avoids: "SEARCH m"),
+        Shape(name: "a substring of every title is counted from the title index too", query: MovieQuery(filters: FilterSet([.title("MOVIE")])),
+              count: true, driver: .facet(.title), uses: "SCAN t VIRTUAL TABLE INDEX 0:M1", avoids: "SEARCH m"),
+        Shape(name: "a title substring and a rating are counted from the title index and the narrow rows",
+              query: MovieQuery(filters: FilterSet([.title("vie 12"), .rating(.range(5, nil))])),
+              count: true, driver: .facet(.title), uses: "SEARCH f USING INTEGER PRIMARY KEY (rowid=?)", avoids: "SEARCH m"),
         Shape(name: "a title too short for the index is counted in one scan of movies, by id", query: MovieQuery(filters: FilterSet([.title("ie"), .genre("drama")])),
               count: true, driver: .scan, uses: "SCAN m"),
         Shape(name: "an IMDb id starts from its index", query: MovieQuery(filters: FilterSet([.imdb("tt0000042"), .genre("drama")]), limit: 50),
@@ -117,6 +124,7 @@ import TestSupport
         #expect(plan.driver == shape.driver, "costs: \(plan.costs)")
         let lines = try catalog.queryPlan(plan.sql).map { $0.trimmingCharacters(in: .whitespaces) }
         #expect(lines.contains(shape.uses), "plan: \(lines)")
+        if let avoids = shape.avoids { #expect(!lines.contains { $0.hasPrefix(avoids) }, "plan: \(lines)") }
         if shape.driver != .scan {
             // No full scan of a table: each table is searched, or walked through an index.
             let scans = lines.filter { ($0.hasPrefix("SCAN f") || $0.hasPrefix("SCAN m")) && !$0.contains("USING INDEX") }

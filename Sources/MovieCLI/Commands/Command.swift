@@ -23,7 +23,11 @@ public final class Context {
     /// The catalog, opened (and created and migrated) on first use: after the arguments are checked.
     func catalog() throws -> Catalog {
         if let opened { return opened }
-        let catalog = try Catalog(path: catalogPath)
+        let catalog = try Catalog(path: catalogPath) { [stderr] from, to in
+            // Version 10 makes the title index again: a minute and a half at 10M movies, once.
+            stderr.write("moviecat: upgrading the catalog from schema version \(from) to \(to) (once; a large catalog takes a while)\n")
+            try? stderr.flush()
+        }
         opened = catalog
         return catalog
     }

@@ -8,8 +8,9 @@ public final class Catalog {
     public var path: String { db.path }
 
     /// Opens the catalog at `path`, creating it and its directories when missing, migrates it, and
-    /// checks (and when needed repairs) its derived tables.
-    public init(path: String) throws {
+    /// checks (and when needed repairs) its derived tables. `upgrading` hears of a migration of a
+    /// catalog made by an older moviecat before it runs (from, to): it may rebuild an index.
+    public init(path: String, upgrading: ((_ from: Int, _ to: Int) -> Void)? = nil) throws {
         do {
             try CatalogLocation.createParentDirectories(of: path)
             db = try Database(path: path)
@@ -18,6 +19,7 @@ public final class Catalog {
             try DerivedTables.requireSpecTables(db)
             try DerivedTables.rewindPastMissing(db, latest: migrator.latestVersion)
             let versionBefore = try db.intScalar("PRAGMA user_version")
+            if versionBefore > 0, versionBefore < migrator.latestVersion { upgrading?(versionBefore, migrator.latestVersion) }
             try migrator.migrate(db)
             // Migrations 8 and 9 make movie_facet_totals empty: its blocks are counted while
             // migrating takes the write lock anyway (reads never write them).

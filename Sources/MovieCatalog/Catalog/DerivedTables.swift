@@ -25,7 +25,7 @@ enum DerivedTables {
             switch self {
             case .facets: return [4, 5, 7, 8, 9]
             case .sortIndexes: return [5]
-            case .titles: return [6, 7]
+            case .titles: return [6, 7, 10]
             case .totals: return [8, 9]
             }
         }

@@ -1,9 +1,10 @@
 import MovieDomain
 import SQLiteStore
 
-/// `movie_titles` (schema version 6): an FTS5 trigram index of the titles, contentless (the
-/// titles stay in movies), kept in step by the migration's triggers. It only narrows: a title
-/// element's exact test still decides each candidate.
+/// `movie_titles` (schema version 6, with positions from version 10): an FTS5 trigram index of
+/// the titles, contentless (the titles stay in movies), kept in step by the migrations' triggers.
+/// With positions, an ASCII text's phrase finds exactly its titles; without (a version 6 index
+/// made again by hand), the trigrams only narrow, and the exact test decides each candidate.
 enum MovieTitlesTable {
     /// The table's name, for checking that a catalog has it (a sqlite3 user may drop it).
     static let name = "movie_titles"
@@ -40,21 +41,37 @@ enum MovieTitlesTable {
     /// cannot be looked up: shorter than 3 characters, or not ASCII. An ASCII text matches a run of
     /// a `folded` title's ASCII letters, which FTS5 folds the same way; other letters FTS5 folds
     /// its own way (not always as Swift does), and a missed title would be a wrong answer.
-    static func matchQuery(_ texts: [String]) -> String? {
+    /// `phrases` (an index with positions): each text a phrase, its trigrams one after another,
+    /// which is the exact substring test; else its trigrams in any place (candidates only).
+    static func matchQuery(_ texts: [String], phrases: Bool = false) -> String? {
         var alternatives: [String] = []
         for text in texts {
             let bytes = Array(text.utf8)
             guard bytes.count >= 3, bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
             let lower = bytes.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }
-            var seen = Set<String>(), trigrams: [String] = []
-            for start in 0...(lower.count - 3) {
-                let trigram = String(decoding: lower[start..<(start + 3)], as: UTF8.self)
-                // Each trigram a quoted string: FTS5 syntax has no other special characters inside.
-                if seen.insert(trigram).inserted { trigrams.append("\"" + trigram.replacing("\"", with: "\"\"") + "\"") }
+            // Each trigram or phrase a quoted string: FTS5 syntax has no other special characters inside.
+            func quoted(_ bytes: ArraySlice<UInt8>) -> String {
+                "\"" + String(decoding: bytes, as: UTF8.self).replacing("\"", with: "\"\"") + "\""
+            }
+            if phrases {
+                // As typed: the trigram tokenizer folds the query as it folds the titles.
+                alternatives.append(quoted(bytes[...]))
+                continue
+            }
+            var seen = Set<ArraySlice<UInt8>>(), trigrams: [String] = []
+            for start in 0...(lower.count - 3) where seen.insert(lower[start..<(start + 3)]).inserted {
+                trigrams.append(quoted(lower[start..<(start + 3)]))
             }
             alternatives.append("(" + trigrams.joined(separator: " AND ") + ")")
         }
         return alternatives.isEmpty ? nil : alternatives.joined(separator: " OR ")
+    }
+
+    /// Whether an index made by `definition` (its CREATE VIRTUAL TABLE statement) keeps trigram
+    /// positions: FTS5's default, `detail = 'full'` (version 10), and not version 6's `'none'`.
+    static func keepsPositions(definition: String) -> Bool {
+        let options = definition.lowercased().filter { !" \t\n'\"".contains($0) }
+        return !options.contains("detail=") || options.contains("detail=full")
     }
 
     /// The condition on `movie_titles` as `alias` that keeps the titles `query` (a `matchQuery`)

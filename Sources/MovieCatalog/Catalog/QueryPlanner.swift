@@ -53,6 +53,8 @@ struct QueryPlanner {
     /// The cost of a row reached through an index, relative to a row of a sequential scan and a
     /// row put through the sorter (rough figures measured at 1M movies).
     static let probeCost = 1.0, scanCost = 0.15, sortCost = 0.5
+    /// The cost of a movie id read from the title index's phrase lists (about half a scanned row).
+    static let postingCost = 0.075
 
     /// The facets with an index to start from, and the index.
     static let facetIndexes: [(facet: Facet, index: String)] = [
@@ -76,6 +78,9 @@ struct QueryPlanner {
     let indexes: Set<String>
     /// The title index query for the set's title elements, when they can be looked up there.
     let titleQuery: String?
+    /// Whether `titleQuery` finds exactly the titles the title elements match (phrases, in an
+    /// index with positions), so that no title is read to test it.
+    let titleIsExact: Bool
     /// Whether the condition reads movie_facets (else only title and IMDb id, in movies).
     var readsFacets: Bool { filters.elements.contains { $0.facet != .title && $0.facet != .imdb } }
 
@@ -88,15 +93,20 @@ struct QueryPlanner {
         if filters.elements.contains(where: { $0.facet == .title }) { columns.titleExceptions = try MovieTitlesTable.exceptions(db) }
         self.columns = columns
         condition = SQLBuilder.condition(for: filters, on: columns)
-        indexes = Set(try db.query("SELECT name FROM sqlite_master WHERE type IN ('index', 'table')") { try $0.text(0) })
-        titleQuery = MovieTitlesTable.matchQuery(filters.elements(of: .title).map(\.value))
+        let schema = try db.query("SELECT name, sql FROM sqlite_master WHERE type IN ('index', 'table')") {
+            (try $0.text(0), $0.optionalText(1))
+        }
+        indexes = Set(schema.map(\.0))
+        let phrases = schema.first { $0.0 == MovieTitlesTable.name }?.1.map(MovieTitlesTable.keepsPositions(definition:)) ?? false
+        titleQuery = MovieTitlesTable.matchQuery(filters.elements(of: .title).map(\.value), phrases: phrases)
+        titleIsExact = phrases && titleQuery != nil
     }
 
     /// The plan for a page (or all) of `query`'s movies, with `select` as the result columns.
     /// `forcing` a driver (tests) skips the choice; it must suit the query (`drivers(for:)`).
     func select(_ query: MovieQuery, columns select: String, forcing forced: QueryPlan.Driver? = nil) throws -> QueryPlan {
         let keyColumn = query.sort.field.map { "f." + MovieFacetsTable.column(of: $0) }
-        let (sample, candidates) = try estimate(keyColumn: keyColumn)
+        let (sample, candidates) = try estimate(keyColumn: keyColumn, counting: false)
         let matches = sample.estimate(sample.matches)
         let paged = query.limit != nil
         // The rows a page needs from the start; a sum past Int64 is all of them.
@@ -129,9 +139,11 @@ struct QueryPlanner {
 
     /// The plan that counts the set's movies (`forcing` a driver: tests).
     func count(forcing forced: QueryPlan.Driver? = nil) throws -> QueryPlan {
-        let (sample, costs) = try estimate(keyColumn: nil)
+        let (sample, costs) = try estimate(keyColumn: nil, counting: true)
         let driver = forced ?? choose(costs)
-        let needsMovies = filters.elements.contains { $0.facet == .title || $0.facet == .imdb }
+        // Exact phrases test the titles in the index: movies is read only for an IMDb id.
+        let testedInMovies: Set<Facet> = driver == .facet(.title) && titleIsExact ? [.imdb] : [.title, .imdb]
+        let needsMovies = filters.elements.contains { testedInMovies.contains($0.facet) }
         var idOrder: String?
         switch driver {
         case .facet(.title): idOrder = "t.rowid"
@@ -158,8 +170,9 @@ struct QueryPlanner {
         return drivers
     }
 
-    /// The sample, and the cost of each driver that finds every match (rows touched).
-    private func estimate(keyColumn: String?) throws -> (QuerySample, [(driver: QueryPlan.Driver, rows: Double)]) {
+    /// The sample, and the cost of each driver that finds every match (rows touched), for a page
+    /// of movies or (`counting`) their number.
+    private func estimate(keyColumn: String?, counting: Bool) throws -> (QuerySample, [(driver: QueryPlan.Driver, rows: Double)]) {
         if filters.elements.contains(where: { $0.facet == .imdb }) {
             return (QuerySample(), [(.imdbID, 1)])
         }
@@ -169,8 +182,16 @@ struct QueryPlanner {
         var costs: [(driver: QueryPlan.Driver, rows: Double)] = [(.scan, sample.movies * Self.scanCost)]
         for (facet, _) in drivable {
             // A genre or title costs twice: its ids are listed (from movie_genres, or the trigrams'
-            // lists), then each row is looked up.
-            let perRow = facet == .genre || facet == .title ? 2 * Self.probeCost : Self.probeCost
+            // lists), then each row is looked up. Exact title phrases list only matches, and a
+            // count of titles alone looks nothing up.
+            let perRow: Double
+            switch facet {
+            case .genre: perRow = 2 * Self.probeCost
+            case .title where titleIsExact:
+                perRow = Self.postingCost + (counting && filters.removing(.title).isEmpty ? 0 : Self.probeCost)
+            case .title: perRow = 2 * Self.probeCost
+            default: perRow = Self.probeCost
+            }
             costs.append((.facet(facet), sample.estimate(sample.facetMatches[facet] ?? 0) * perRow))
         }
         return (sample, costs)
@@ -220,6 +241,16 @@ struct QueryPlanner {
             return SQLFragment("FROM movie_facets f NOT INDEXED\(movies) WHERE ")
                 + SQLBuilder.condition(facet: .genre, elements: filters.elements(of: .genre), on: byID)
                 + SQLFragment(" AND ") + condition
+        case .facet(.title) where titleIsExact:
+            // The phrases find exactly the matching titles, in id order: the rest of the set
+            // decides, reading movies and movie_facets only when it (or the result) needs them.
+            let rest = filters.removing(.title)
+            let readsFacets = rest.contains { $0.facet != .imdb }
+            var tables = "FROM movie_titles t"
+            if joiningMovies { tables += " CROSS JOIN movies m ON m.id = t.rowid" }
+            if readsFacets { tables += " CROSS JOIN movie_facets f ON f.id = t.rowid" }
+            let match = MovieTitlesTable.match(titleQuery!, alias: "t")
+            return SQLFragment(tables + " WHERE ") + (rest.isEmpty ? match : match + SQLFragment(" AND ") + SQLBuilder.condition(for: rest, on: columns))
         case .facet(.title):
             // The title index narrows to candidates, in id order; the condition's exact test decides.
             // A join, not `m.id IN (...)`: no temporary b-tree of the candidates' ids.
