@@ -190,6 +190,25 @@ import TestSupport
 
 /// The facet tally split over threads: the same counts as one scan, on one snapshot.
 @Suite struct ParallelScanTests {
+    @Test("titles alone that the title index finds exactly are tallied from its matches' rows; others test every row in movies",
+          arguments: [([MovieFilter.title("ovie 1")], true), ([.title("ovie 1"), .title("Movie 22")], true), ([.title("ie")], false),
+                      ([.title("ovie 1"), .votes(.range(10, nil))], false), ([.title("caf\u{E9}")], false)])
+    func titleRows(_ elements: [MovieFilter], fromIndex: Bool) throws {
+        var rng = SeededRandom(seed: 4)
+        let (catalog, dir) = try BulkLoadTests.catalog([:])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for _ in 0..<200 { _ = try? catalog.add(FacetStructureTests.randomMovie(&rng)) }
+        let rows = try FacetCounter.rows(testing: FilterSet(elements), [], catalog.db)
+        let plan = try catalog.queryPlan(rows.query).map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(plan.contains { $0.hasPrefix("SCAN t VIRTUAL TABLE") } == fromIndex, "\(plan)")
+        #expect(plan.contains { $0.hasPrefix("SCAN m") } == !fromIndex, "\(plan)")   // movies tests every title
+        #expect(rows.idColumn == (fromIndex ? "t.rowid" : "f.id"))
+        let set = FilterSet(elements + [.genre("drama")])
+        var split = FacetCounter(catalog: catalog)
+        split.parallelSpan = 1
+        #expect(try split.talliedCounts(for: set) == FacetCounter(catalog: catalog).sqlCounts(for: set))
+    }
+
     @Test("split into parts, the tally equals one scan's, for random sets", arguments: [2, 3, 5])
     func partsAgree(parts: Int) throws {
         var rng = SeededRandom(seed: UInt64(parts))

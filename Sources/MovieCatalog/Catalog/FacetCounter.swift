@@ -99,13 +99,9 @@ public struct FacetCounter {
             conditions.append(SQLFragment("(f.genres & ?) = 0", [.integer(excludedBits)]))
         }
         let others = FilterSet(set.elements.filter { FacetCounter.testedInMovies.contains($0.facet) })
-        if !others.isEmpty {
-            conditions.append(SQLFragment("f.id IN (SELECT m.id FROM movies m WHERE ") + SQLBuilder.condition(for: others) + SQLFragment(")"))
-        }
-        let query = SQLFragment("SELECT \(FacetCounter.rowColumns) FROM movie_facets f WHERE ")
-            + (conditions.isEmpty ? SQLFragment("1") : SQLFragment.join(conditions, separator: " AND "))
+        let rows = try FacetCounter.rows(testing: others, conditions, catalog.db)
         // A large catalog is tallied in parts at once, on one snapshot (ParallelScan), else in one scan.
-        let part = query + SQLFragment(" AND f.id BETWEEN ? AND ?")
+        let query = rows.query, part = query + SQLFragment(" AND \(rows.idColumn) BETWEEN ? AND ?")
         let start = tally
         // The stored blocks (movie_facet_totals): with nothing selected their counts, else their
         // packed rows, when the set has nothing the packed rows lack (`testedInMovies`).
@@ -131,6 +127,25 @@ public struct FacetCounter {
             try FacetCounter.tally(into: &tally, db, query)
         }
         return tally
+    }
+
+    /// The statement that selects the facet rows (`rowColumns`) under `conditions` (over
+    /// movie_facets `f`) and the elements of `testedInMovies` in `others`, and the id column that
+    /// bounds a part of it. Title elements alone that the title index finds exactly (phrases) are
+    /// its matches' rows, looked up by id; else every facet row is read, and movies tests them.
+    static func rows(testing others: FilterSet, _ conditions: [SQLFragment], _ db: Database) throws -> (query: SQLFragment, idColumn: String) {
+        var conditions = conditions, from = "movie_facets f", idColumn = "f.id"
+        if !others.isEmpty, others.elements.allSatisfy({ $0.facet == .title }),
+           let phrases = try MovieTitlesTable.exactQuery(db, others.elements(of: .title).map(\.value)) {
+            from = "movie_titles t CROSS JOIN movie_facets f ON f.id = t.rowid"
+            idColumn = "t.rowid"   // a bound FTS5 reads as a rowid range
+            conditions.insert(MovieTitlesTable.match(phrases, alias: "t"), at: 0)
+        } else if !others.isEmpty {
+            conditions.append(SQLFragment("f.id IN (SELECT m.id FROM movies m WHERE ") + SQLBuilder.condition(for: others) + SQLFragment(")"))
+        }
+        let query = SQLFragment("SELECT \(rowColumns) FROM \(from) WHERE ")
+            + (conditions.isEmpty ? SQLFragment("1") : SQLFragment.join(conditions, separator: " AND "))
+        return (query, idColumn)
     }
 
     /// Counts by SQL over the plain tables: a GROUP BY for genres, scans of movies for the rest.
