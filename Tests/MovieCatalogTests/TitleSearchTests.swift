@@ -233,10 +233,10 @@ extension TitleSearchTests {
         }
         #expect(MovieTitlesTable.isSound(catalog.db))
         // Merges are left to later writes, a little at a time, never all at once.
-        // Segments of 4 MB of terms, not FTS5's 1 MB: a quarter as many lists for a phrase to read.
+        // Segments of 2 MB of terms, not FTS5's 1 MB: half as many lists for a phrase to read.
         #expect(try catalog.db.query("SELECT k, v FROM movie_titles_config WHERE k IN ('automerge', 'crisismerge', 'hashsize') ORDER BY k") {
             "\(try $0.text(0))=\(try $0.int64(1))"
-        } == ["automerge=4", "crisismerge=\(MovieTitlesTable.crisisMerge)", "hashsize=\(4 << 20)"])
+        } == ["automerge=4", "crisismerge=\(MovieTitlesTable.crisisMerge)", "hashsize=\(2 << 20)"])
         // The chosen plan (a scan, at this size) and the title index must agree.
         func titles(_ text: String) throws -> [String] {
             let query = MovieQuery(filters: FilterSet([.title(text)]))

@@ -93,9 +93,10 @@ enum MovieTitlesTable {
     /// indexing itself, and merging the new segments into one at the end costs a third more (6 s
     /// at 10M) for 5 ms less a search. `crisismerge` stays high, so the next small write does not
     /// merge them all at once; `automerge` then folds them a little at each write. FTS5 writes a
-    /// segment whenever its pending terms reach `hashsize`: 4 MB, not its 1 MB, leaves a quarter
-    /// as many, and a phrase reads each one's lists (`--title heart --count` on 10M titles: a
-    /// 53 ms lookup, where 1 MB segments took 86 ms and one merged segment 34 ms).
+    /// segment whenever its pending terms reach `hashsize`: 2 MB, not its 1 MB, leaves half as
+    /// many, and a phrase reads each one's lists (`--title heart --count` on 10M titles: 64 ms,
+    /// 52 ms with 4 MB, whose buffer put the import's peak RSS past 50 MB; a 1 MB segments'
+    /// lookup took 86 ms, one merged segment's 34 ms).
     static func index(_ db: Database, above id: Int64) throws {
         try putOffMerges(db)
         try db.run("INSERT INTO movie_titles (rowid, title) SELECT id, \(folded("title")) FROM movies WHERE id > ? ORDER BY id", [.integer(id)])
@@ -135,8 +136,8 @@ enum MovieTitlesTable {
     static let crisisMerge = 1_000
 
     /// The pending terms FTS5 keeps in memory before it writes them out as a segment (its
-    /// `hashsize`), during a bulk load and after: 4 MB of an import's memory, at most.
-    static let pendingBytes = 4 << 20
+    /// `hashsize`), during a bulk load and after: some 3 MB of an import's memory.
+    static let pendingBytes = 2 << 20
 
     /// Takes the movies `condition` (over `movies m`) selects out of the index, by the titles they
     /// were indexed with (contentless: FTS5 needs them): before a bulk load rewrites their titles
