@@ -156,11 +156,11 @@ final class BulkAppender {
             try merge()
         }
         try db.execute("PRAGMA ignore_check_constraints = OFF")
-        if try !installTitles() && MovieTitlesTable.exists(db) {
+        if try !installTitles(timings) && MovieTitlesTable.exists(db) {
             try MovieTitlesTable.index(db, above: maxIDBefore)
             timings.mark("title index")
         } else {
-            timings.mark("title index, built alongside")
+            timings.mark("title index, built alongside: copied in")
         }
         try db.execute(RepeatMerger.dropTablesSQL)
         // Later rows go one by one: the triggers keep movie_facets and movie_titles again.
@@ -174,11 +174,11 @@ final class BulkAppender {
     /// appended movies it gave other titles (the builder has their first ones). False when there
     /// is no builder, or it failed (say, its temporary directory was full): the caller then
     /// indexes the titles itself, as they are now.
-    private func installTitles() throws -> Bool {
+    private func installTitles(_ timings: PhaseTimings) throws -> Bool {
         guard let titles else { return false }
         self.titles = nil
         do {
-            try titles.install(into: db)
+            try titles.install(into: db, timings: timings)
         } catch is TitleIndexBuilder.Failure {
             return false
         }

@@ -147,10 +147,11 @@ final class TitleIndexBuilder {
     /// caller's transaction, with the exceptions' rows. The catalog's index is dropped and made
     /// anew first: FTS5 keeps the structure of an index it has opened in memory, and would not see
     /// rows written under it.
-    func install(into db: Database) throws {
+    func install(into db: Database, timings: PhaseTimings? = nil) throws {
         appendDone()
         if let thread { pthread_join(thread, nil) }
         thread = nil
+        timings?.mark("title index, built alongside: waited for its thread")
         if let error = outcome.error { throw Failure(underlying: error) }
         try db.execute("DROP TABLE \(MovieTitlesTable.name)")
         try db.execute(definition)
