@@ -23,9 +23,9 @@ enum DerivedTables {
 
         var migrations: [Int] {
             switch self {
-            case .facets: return [4, 5, 7, 8, 9]
+            case .facets: return [4, 5, 7, 8, 9, 11]
             case .sortIndexes: return [5]
-            case .titles: return [6, 7, 10]
+            case .titles: return [6, 7, 10, 11]
             case .totals: return [8, 9]
             }
         }
@@ -191,9 +191,9 @@ enum DerivedTables {
                 let outdated = "SELECT s.id FROM movie_stale s WHERE s.title IS NOT NULL AND s.title IS NOT (SELECT title FROM movies WHERE id = s.id)"
                 try db.execute("""
                     INSERT INTO movie_titles (movie_titles, rowid, title)
-                    SELECT DISTINCT 'delete', id, \(MovieTitlesTable.folded("title")) FROM movie_stale WHERE title IS NOT NULL AND id IN (\(outdated)) ORDER BY id;
+                    SELECT DISTINCT 'delete', id, \(MovieTitlesTable.indexed("title")) FROM movie_stale WHERE title IS NOT NULL AND id IN (\(outdated)) ORDER BY id;
                     INSERT INTO movie_titles (rowid, title)
-                    SELECT m.id, \(MovieTitlesTable.folded("m.title")) FROM movies m WHERE m.id IN (\(outdated)) ORDER BY m.id;
+                    SELECT m.id, \(MovieTitlesTable.indexed("m.title")) FROM movies m WHERE m.id IN (\(outdated)) ORDER BY m.id;
                     DELETE FROM movie_title_exceptions WHERE id IN (\(logged)) AND NOT EXISTS
                         (SELECT 1 FROM movies m WHERE m.id = movie_title_exceptions.id AND \(MovieTitlesTable.hasException("m.title")));
                     """)

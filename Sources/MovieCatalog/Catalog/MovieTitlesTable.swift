@@ -10,11 +10,17 @@ enum MovieTitlesTable {
     static let name = "movie_titles"
 
     /// `column` with the only two letters whose Unicode lower case has ASCII in it spelled as that
-    /// lower case (U+212A KELVIN SIGN -> k, U+0130 -> i + U+0307): so ASCII LIKE, and FTS5's
-    /// folding (which leaves U+0130 as it is), read a title as Unicode lower case would. The
-    /// migration's triggers index titles through the same expression.
+    /// lower case (U+212A KELVIN SIGN -> k, U+0130 -> i + U+0307): so ASCII LIKE reads a title's
+    /// ASCII letters as Unicode lower case would.
     static func folded(_ column: String) -> String {
         "replace(replace(\(column), char(8490), 'k'), char(304), 'i' || char(775))"
+    }
+
+    /// `column` as the index holds it: `folded`, and the one letter FTS5 folds to ASCII that lower
+    /// case does not (U+017F LONG S, which FTS5 reads as s) as U+FFFD, so that FTS5's folding of
+    /// the ASCII letters is Unicode lower case too. The triggers (version 11) use the same expression.
+    static func indexed(_ column: String) -> String {
+        "replace(\(folded(column)), char(383), char(65533))"
     }
 
     /// Whether `db` has the index.
@@ -99,7 +105,7 @@ enum MovieTitlesTable {
     /// lookup took 86 ms, one merged segment's 34 ms).
     static func index(_ db: Database, above id: Int64) throws {
         try putOffMerges(db)
-        try db.run("INSERT INTO movie_titles (rowid, title) SELECT id, \(folded("title")) FROM movies WHERE id > ? ORDER BY id", [.integer(id)])
+        try db.run("INSERT INTO movie_titles (rowid, title) SELECT id, \(indexed("title")) FROM movies WHERE id > ? ORDER BY id", [.integer(id)])
         try db.run("INSERT INTO movie_title_exceptions (id) SELECT id FROM movies WHERE id > ? AND \(hasException("title"))", [.integer(id)])
         try resumeMerges(db)
     }
@@ -118,16 +124,23 @@ enum MovieTitlesTable {
 
     /// Whether `title` has one of the two letters of `hasException(_:)`: the same test in Swift.
     static func titleHasException(_ title: String) -> Bool {
-        var title = title
-        // Their UTF-8 bytes: U+0130 is C4 B0, U+212A is E2 84 AA (a scan of bytes, no decoding).
+        letters(in: title).exception
+    }
+
+    /// Which of the letters `folded` rewrites `title` has (it reads differently folded when it has
+    /// any), by their UTF-8 bytes (a scan of bytes, no decoding): U+0130 is C4 B0, U+212A is
+    /// E2 84 AA (the exceptions' letters), U+017F is C5 BF.
+    static func letters(in title: String) -> (exception: Bool, longS: Bool) {
+        var title = title, longS = false
         return title.withUTF8 { bytes in
             var i = 0
             while i + 1 < bytes.count {
-                if bytes[i] == 0xC4 && bytes[i + 1] == 0xB0 { return true }
-                if bytes[i] == 0xE2 && i + 2 < bytes.count && bytes[i + 1] == 0x84 && bytes[i + 2] == 0xAA { return true }
+                if bytes[i] == 0xC4 && bytes[i + 1] == 0xB0 { return (true, longS) }
+                if bytes[i] == 0xE2 && i + 2 < bytes.count && bytes[i + 1] == 0x84 && bytes[i + 2] == 0xAA { return (true, longS) }
+                if bytes[i] == 0xC5 && bytes[i + 1] == 0xBF { longS = true }
                 i += 1
             }
-            return false
+            return (false, longS)
         }
     }
 
@@ -145,21 +158,21 @@ enum MovieTitlesTable {
     static func remove(_ db: Database, where condition: String, _ bindings: [SQLValue]) throws {
         try db.run("""
             INSERT INTO movie_titles (movie_titles, rowid, title)
-            SELECT 'delete', m.id, \(folded("m.title")) FROM movies m WHERE (\(condition)) ORDER BY m.id
+            SELECT 'delete', m.id, \(indexed("m.title")) FROM movies m WHERE (\(condition)) ORDER BY m.id
             """, bindings)
     }
 
     /// Takes movies out of the index by the titles `table` (a fixed name, columns id and title)
     /// says they were indexed with.
     static func remove(_ db: Database, indexedAs table: String) throws {
-        try db.execute("INSERT INTO movie_titles (movie_titles, rowid, title) SELECT 'delete', id, \(folded("title")) FROM \(table) ORDER BY id")
+        try db.execute("INSERT INTO movie_titles (movie_titles, rowid, title) SELECT 'delete', id, \(indexed("title")) FROM \(table) ORDER BY id")
     }
 
     /// Puts the movies `condition` selects back into the index, with their titles now, and their
     /// exception rows in step. Only rows of titles without the two letters are deleted: deleting
     /// one whose title has them would be logged in movie_stale (version 7) as a hand edit.
     static func add(_ db: Database, where condition: String, _ bindings: [SQLValue]) throws {
-        try db.run("INSERT INTO movie_titles (rowid, title) SELECT m.id, \(folded("m.title")) FROM movies m WHERE (\(condition)) ORDER BY m.id", bindings)
+        try db.run("INSERT INTO movie_titles (rowid, title) SELECT m.id, \(indexed("m.title")) FROM movies m WHERE (\(condition)) ORDER BY m.id", bindings)
         try db.run("""
             DELETE FROM movie_title_exceptions WHERE id IN (SELECT m.id FROM movies m WHERE (\(condition)) AND NOT \(hasException("m.title")))
             """, bindings)

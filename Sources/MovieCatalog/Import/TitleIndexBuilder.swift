@@ -111,12 +111,12 @@ final class TitleIndexBuilder {
     private static func index(_ channel: BoundedChannel<Chunk>, into db: Database, outcome: Outcome) throws {
         try db.execute("BEGIN; CREATE TABLE titles (id INTEGER PRIMARY KEY, title TEXT NOT NULL)")
         let plain = try db.prepare("INSERT INTO titles (id, title) VALUES (?, ?)", persistent: true)
-        // Only a title with one of the exceptions' letters reads differently when folded.
-        let folded = try db.prepare("INSERT INTO titles (id, title) VALUES (?, \(MovieTitlesTable.folded("?")))", persistent: true)
+        // Only a title with one of the letters `indexed` rewrites reads differently there.
+        let folded = try db.prepare("INSERT INTO titles (id, title) VALUES (?, \(MovieTitlesTable.indexed("?")))", persistent: true)
         while let chunk = channel.receive() {
             for (id, title) in zip(chunk.ids, chunk.titles) {
-                let exception = MovieTitlesTable.titleHasException(title)
-                let insert = exception ? folded : plain
+                let letters = MovieTitlesTable.letters(in: title), exception = letters.exception
+                let insert = exception || letters.longS ? folded : plain
                 try insert.bind(id, at: 1)
                 try insert.bind(title, at: 2)
                 try insert.step()
