@@ -189,7 +189,8 @@ import TestSupport
         #expect(!sqlText.contains("OR 1=1"), "user text spliced into SQL: \(sqlText)")
         #expect(!sqlText.contains("1994"), "user value spliced into SQL: \(sqlText)")
         let values = lines[bindings..<plan].joined(separator: "\n")
-        #expect(values.contains("OR 1=1") && values.contains("1994"), "bound values missing: \(run)")
+        // The title may be bound in lower case (a phrase for the title index).
+        #expect(values.lowercased().contains("or 1=1") && values.contains("1994"), "bound values missing: \(run)")
         #expect(plan + 1 < lines.count, "empty query plan: \(run)")
         #expect(!run.stdout.contains("Aquaman"), "explain prints no movies")
     }

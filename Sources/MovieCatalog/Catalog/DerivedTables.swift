@@ -34,7 +34,7 @@ enum DerivedTables {
     /// Every derived object, with the part to rebuild when it is missing (the data it makes or
     /// guards) and the schema version that made it. Without movie_stale or its triggers on movies
     /// and movie_facets, a REPLACE or a hand edit may have gone unlogged; facet rows can then be
-    /// wrong, titles only over-indexed.
+    /// wrong, and titles over-indexed (which exact phrases would count: see `staleLog`).
     static let objects: [(name: String, part: Part, since: Int)] = [
         ("movie_facets", .facets, 4), ("movie_facets_insert", .facets, 4), ("movie_facets_update", .facets, 4),
         ("movie_facets_renumber", .facets, 4), ("movie_facets_delete", .facets, 4), ("movie_facets_link", .facets, 4),
@@ -50,6 +50,9 @@ enum DerivedTables {
         (FacetTotals.name, .totals, 8), (FacetTotals.triggers[0], .totals, 8), (FacetTotals.triggers[1], .totals, 8),
         (FacetTotals.triggers[2], .totals, 8),
     ]
+
+    /// The log and the triggers on movies that fill it: without one, a REPLACE may go unlogged.
+    static let staleLog: Set<String> = ["movie_stale", "movie_stale_on_insert", "movie_stale_on_update"]
 
     /// The tables and view of SPEC section 2, which no migration can make again from the rest.
     static let specObjects = ["movies", "genres", "movie_genres", "presets", "preset_filters", "movie_list"]
@@ -139,7 +142,13 @@ enum DerivedTables {
     /// `'delete-all'`; any other count starts with a non-zero byte).
     static func check(_ db: Database) throws -> Findings {
         let missing = try missing(db)
-        guard missing.isEmpty else { return Findings(rebuild: Set(missing.map(\.part))) }
+        guard missing.isEmpty else {
+            var rebuild = Set(missing.map(\.part))
+            // Without the log, a REPLACE may have left a title in movie_titles unseen, and exact
+            // phrases would count it: the index is made anew too.
+            if missing.contains(where: { staleLog.contains($0.name) }) { rebuild.insert(.titles) }
+            return Findings(rebuild: rebuild)
+        }
         let row = try db.query("""
             SELECT EXISTS (SELECT 1 FROM movie_stale),
                    (SELECT min(id) FROM movies) IS NOT (SELECT min(id) FROM movie_facets)
@@ -154,7 +163,7 @@ enum DerivedTables {
         // movie_facet_totals made again by hand without a column moviecat reads and writes.
         if row.3 { findings.rebuild.insert(.totals) }
         // A REPLACE through a unique index of the user's own went unlogged: both are rebuilt
-        // (the title index would only over-match, but it would hold the deleted titles for good).
+        // (the title index would over-match, and hold the deleted titles for good).
         if try userUniqueIndexes(db) && differentCounts(db) { findings.rebuild.formUnion([.facets, .titles]) }
         return findings
     }

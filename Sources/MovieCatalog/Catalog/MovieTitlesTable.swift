@@ -16,11 +16,12 @@ enum MovieTitlesTable {
         "replace(replace(\(column), char(8490), 'k'), char(304), 'i' || char(775))"
     }
 
-    /// `column` as the index holds it: `folded`, and the one letter FTS5 folds to ASCII that lower
-    /// case does not (U+017F LONG S, which FTS5 reads as s) as U+FFFD, so that FTS5's folding of
-    /// the ASCII letters is Unicode lower case too. The triggers (version 11) use the same expression.
+    /// `column` as the index holds it (from version 10): `folded`, then SQLite's `lower()`, which
+    /// changes ASCII letters only, for an index that folds no case itself (FTS5 would fold letters
+    /// lower case leaves alone, U+017F LONG S among them, to ASCII). The triggers (version 11) use
+    /// the same expression.
     static func indexed(_ column: String) -> String {
-        "replace(\(folded(column)), char(383), char(65533))"
+        "lower(\(folded(column)))"
     }
 
     /// Whether `db` has the index.
@@ -44,11 +45,10 @@ enum MovieTitlesTable {
     }
 
     /// The FTS5 query that finds every title containing one of `texts`, or nil when one of them
-    /// cannot be looked up: shorter than 3 characters, or not ASCII. An ASCII text matches a run of
-    /// a `folded` title's ASCII letters, which FTS5 folds the same way; other letters FTS5 folds
-    /// its own way (not always as Swift does), and a missed title would be a wrong answer.
-    /// `phrases` (an index with positions): each text a phrase, its trigrams one after another,
-    /// which is the exact substring test; else its trigrams in any place (candidates only).
+    /// cannot be looked up: shorter than 3 characters, or not ASCII (an index's non-ASCII letters
+    /// are not folded as the title test folds them). Lower case, as the titles are indexed.
+    /// `phrases` (an index that `findsExactly`): each text a phrase, its trigrams one after
+    /// another, which is the exact substring test; else its trigrams in any place (candidates).
     static func matchQuery(_ texts: [String], phrases: Bool = false) -> String? {
         var alternatives: [String] = []
         for text in texts {
@@ -60,8 +60,7 @@ enum MovieTitlesTable {
                 "\"" + String(decoding: bytes, as: UTF8.self).replacing("\"", with: "\"\"") + "\""
             }
             if phrases {
-                // As typed: the trigram tokenizer folds the query as it folds the titles.
-                alternatives.append(quoted(bytes[...]))
+                alternatives.append(quoted(lower[...]))
                 continue
             }
             var seen = Set<ArraySlice<UInt8>>(), trigrams: [String] = []
@@ -73,19 +72,20 @@ enum MovieTitlesTable {
         return alternatives.isEmpty ? nil : alternatives.joined(separator: " OR ")
     }
 
-    /// The phrase query for `texts` when `db`'s index keeps positions (so it finds exactly the
-    /// titles that contain one of them), else nil.
+    /// The phrase query for `texts` when `db`'s index `findsExactly`, else nil.
     static func exactQuery(_ db: Database, _ texts: [String]) throws -> String? {
         guard case .text(let definition)? = try db.scalar("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", [.text(name)]),
-              keepsPositions(definition: definition) else { return nil }
+              findsExactly(definition: definition) else { return nil }
         return matchQuery(texts, phrases: true)
     }
 
-    /// Whether an index made by `definition` (its CREATE VIRTUAL TABLE statement) keeps trigram
-    /// positions: FTS5's default, `detail = 'full'` (version 10), and not version 6's `'none'`.
-    static func keepsPositions(definition: String) -> Bool {
+    /// Whether an index made by `definition` (its CREATE VIRTUAL TABLE statement) finds exactly
+    /// the titles an ASCII text's phrase is in: version 10's, with trigram positions (FTS5's
+    /// default, `detail = 'full'`) and no case folding of its own (`case_sensitive 1`).
+    static func findsExactly(definition: String) -> Bool {
         let options = definition.lowercased().filter { !" \t\n'\"".contains($0) }
-        return !options.contains("detail=") || options.contains("detail=full")
+        let caseKept = options.contains("tokenize=trigramcase_sensitive1,") || options.contains("tokenize=trigramcase_sensitive1)")
+        return caseKept && (!options.contains("detail=") || options.contains("detail=full"))
     }
 
     /// The condition on `movie_titles` as `alias` that keeps the titles `query` (a `matchQuery`)
@@ -124,23 +124,16 @@ enum MovieTitlesTable {
 
     /// Whether `title` has one of the two letters of `hasException(_:)`: the same test in Swift.
     static func titleHasException(_ title: String) -> Bool {
-        letters(in: title).exception
-    }
-
-    /// Which of the letters `folded` rewrites `title` has (it reads differently folded when it has
-    /// any), by their UTF-8 bytes (a scan of bytes, no decoding): U+0130 is C4 B0, U+212A is
-    /// E2 84 AA (the exceptions' letters), U+017F is C5 BF.
-    static func letters(in title: String) -> (exception: Bool, longS: Bool) {
-        var title = title, longS = false
+        var title = title
+        // Their UTF-8 bytes: U+0130 is C4 B0, U+212A is E2 84 AA (a scan of bytes, no decoding).
         return title.withUTF8 { bytes in
             var i = 0
             while i + 1 < bytes.count {
-                if bytes[i] == 0xC4 && bytes[i + 1] == 0xB0 { return (true, longS) }
-                if bytes[i] == 0xE2 && i + 2 < bytes.count && bytes[i + 1] == 0x84 && bytes[i + 2] == 0xAA { return (true, longS) }
-                if bytes[i] == 0xC5 && bytes[i + 1] == 0xBF { longS = true }
+                if bytes[i] == 0xC4 && bytes[i + 1] == 0xB0 { return true }
+                if bytes[i] == 0xE2 && i + 2 < bytes.count && bytes[i + 1] == 0x84 && bytes[i + 2] == 0xAA { return true }
                 i += 1
             }
-            return (false, longS)
+            return false
         }
     }
 

@@ -97,7 +97,7 @@ struct QueryPlanner {
             (try $0.text(0), $0.optionalText(1))
         }
         indexes = Set(schema.map(\.0))
-        let phrases = schema.first { $0.0 == MovieTitlesTable.name }?.1.map(MovieTitlesTable.keepsPositions(definition:)) ?? false
+        let phrases = schema.first { $0.0 == MovieTitlesTable.name }?.1.map(MovieTitlesTable.findsExactly(definition:)) ?? false
         titleQuery = MovieTitlesTable.matchQuery(filters.elements(of: .title).map(\.value), phrases: phrases)
         titleIsExact = phrases && titleQuery != nil
     }

@@ -110,18 +110,14 @@ final class TitleIndexBuilder {
     /// at which FTS5 writes its pending terms out as a segment.
     private static func index(_ channel: BoundedChannel<Chunk>, into db: Database, outcome: Outcome) throws {
         try db.execute("BEGIN; CREATE TABLE titles (id INTEGER PRIMARY KEY, title TEXT NOT NULL)")
-        let plain = try db.prepare("INSERT INTO titles (id, title) VALUES (?, ?)", persistent: true)
-        // Only a title with one of the letters `indexed` rewrites reads differently there.
-        let folded = try db.prepare("INSERT INTO titles (id, title) VALUES (?, \(MovieTitlesTable.indexed("?")))", persistent: true)
+        let insert = try db.prepare("INSERT INTO titles (id, title) VALUES (?, ?)", persistent: true)
         while let chunk = channel.receive() {
             for (id, title) in zip(chunk.ids, chunk.titles) {
-                let letters = MovieTitlesTable.letters(in: title), exception = letters.exception
-                let insert = exception || letters.longS ? folded : plain
                 try insert.bind(id, at: 1)
                 try insert.bind(title, at: 2)
                 try insert.step()
                 insert.reset(clearingBindings: false)
-                if exception { outcome.exceptions.append(id) }
+                if MovieTitlesTable.titleHasException(title) { outcome.exceptions.append(id) }
             }
         }
         // Abandoned by the writer: nothing to build. (Not at a lower priority either: the writer
@@ -130,7 +126,7 @@ final class TitleIndexBuilder {
         // The settings go into the index's own config table, so the copy carries them: the
         // catalog's FTS5 then reads them, as the copied structure's cookie is not its own.
         try MovieTitlesTable.putOffMerges(db)
-        try db.execute("INSERT INTO \(MovieTitlesTable.name) (rowid, title) SELECT id, title FROM titles ORDER BY id")
+        try db.execute("INSERT INTO \(MovieTitlesTable.name) (rowid, title) SELECT id, \(MovieTitlesTable.indexed("title")) FROM titles ORDER BY id")
         try MovieTitlesTable.resumeMerges(db)
         try db.execute("COMMIT")
     }
