@@ -1,10 +1,10 @@
 import MovieDomain
 import SQLiteStore
 
-/// `movie_titles` (schema version 6, with positions from version 10): an FTS5 trigram index of
-/// the titles, contentless (the titles stay in movies), kept in step by the migrations' triggers.
-/// With positions, an ASCII text's phrase finds exactly its titles; without (a version 6 index
-/// made again by hand), the trigrams only narrow, and the exact test decides each candidate.
+/// `movie_titles` (schema version 6; with positions and no case folding of its own from version
+/// 10): an FTS5 trigram index of the titles, contentless (the titles stay in movies), kept in step
+/// by the migrations' triggers. Version 10's finds exactly the titles an ASCII text's phrase is
+/// in; another (version 6's, made again by hand) only narrows, and the exact test decides.
 enum MovieTitlesTable {
     /// The table's name, for checking that a catalog has it (a sqlite3 user may drop it).
     static let name = "movie_titles"

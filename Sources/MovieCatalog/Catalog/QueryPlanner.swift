@@ -79,7 +79,7 @@ struct QueryPlanner {
     /// The title index query for the set's title elements, when they can be looked up there.
     let titleQuery: String?
     /// Whether `titleQuery` finds exactly the titles the title elements match (phrases, in an
-    /// index with positions), so that no title is read to test it.
+    /// index that `MovieTitlesTable.findsExactly`), so that no title is read to test it.
     let titleIsExact: Bool
     /// Whether the condition reads movie_facets (else only title and IMDb id, in movies).
     var readsFacets: Bool { filters.elements.contains { $0.facet != .title && $0.facet != .imdb } }
@@ -245,7 +245,6 @@ struct QueryPlanner {
             // The phrases find exactly the matching titles, in id order: the rest of the set
             // decides, reading movies and movie_facets only when it (or the result) needs them.
             let rest = filters.removing(.title)
-            let readsFacets = rest.contains { $0.facet != .imdb }
             var tables = "FROM movie_titles t"
             if joiningMovies { tables += " CROSS JOIN movies m ON m.id = t.rowid" }
             if readsFacets { tables += " CROSS JOIN movie_facets f ON f.id = t.rowid" }
