@@ -266,6 +266,13 @@ for rows in "${SIZES[@]}"; do
                 "SELECT DISTINCT $COLUMNS FROM $JOINED WHERE g.code IN ('action','drama') AND $RATED AND $LENGTH ORDER BY m.$col DESC, $TIEBREAK LIMIT 50;"
         fi
     done
+    # The first screen: nothing selected (the broadest set), by title and newest or best first.
+    bench "$label" "$db" "top 50, nothing selected, by title" ids "filter --limit 50 --format csv" \
+        "SELECT $COLUMNS FROM movies m ORDER BY $TIEBREAK LIMIT 50;"
+    for key in year rating; do
+        bench "$label" "$db" "top 50, nothing selected, by $key desc" ids "filter --sort $key --desc --limit 50 --format csv" \
+            "SELECT $COLUMNS FROM movies m ORDER BY m.$key DESC, $TIEBREAK LIMIT 50;"
+    done
     bench "$label" "$db" "count" count "filter $BROAD_ARGS --count" \
         "SELECT count(*) FROM movies m WHERE $IN_GENRES AND $RATED AND $LENGTH;"
     bench "$label" "$db" "top 50 selective ($rare, rating 9..)" ids \
@@ -278,6 +285,8 @@ for rows in "${SIZES[@]}"; do
     bench "$label" "$db" "facets, nothing selected" facets "facets --format json" "$(facet_sql "" "" "" "")"
     bench "$label" "$db" "title contains '$TITLE_PART'" count "filter --title $TITLE_PART --count" \
         "SELECT count(*) FROM movies WHERE title LIKE '%$TITLE_PART%';"
+    bench "$label" "$db" "title contains '$TITLE_PART', top 50 by title" ids "filter --title $TITLE_PART --limit 50 --format csv" \
+        "SELECT $COLUMNS FROM movies m WHERE m.title LIKE '%$TITLE_PART%' ORDER BY $TIEBREAK LIMIT 50;"
 done
 
 # Start-up: the 13 demo movies, so the process start and opening the catalog are all.

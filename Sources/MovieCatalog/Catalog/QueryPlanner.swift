@@ -113,7 +113,9 @@ struct QueryPlanner {
         let (sum, overflow) = (query.limit ?? 0).addingReportingOverflow(query.offset ?? 0)
         let wantedRows = overflow ? Int.max : sum, wanted = Double(wantedRows)
         var costs = candidates.map { ($0.driver, $0.rows + matches * Self.sortCost) }
-        if paged, costs.count > 1, let walk = walkCost(query.sort, wanted: wanted, sample: sample) {
+        // Any set but an IMDb id's (one movie) may walk: the empty set, or one of facets without an
+        // index of their own (certification, excluded genres), too.
+        if paged, candidates.first?.driver != .imdbID, let walk = walkCost(query.sort, wanted: wanted, sample: sample) {
             costs.append((.sortOrder(query.sort), walk))
         }
         let driver = forced ?? choose(costs)
@@ -123,7 +125,8 @@ struct QueryPlanner {
         let page = SQLFragment(" LIMIT ? OFFSET ?", [.integer(Int64(query.limit ?? -1)), .integer(Int64(query.offset ?? 0))])
         let sql: SQLFragment
         if case .sortOrder(let key) = driver {
-            sql = SQLFragment("SELECT \(select) FROM (") + walk(key, descending: query.descending, wanted: Int64(wantedRows))
+            let ties = try key.field.flatMap { try largeTies(of: $0, descending: query.descending, wanted: Int64(wantedRows), sample: sample) }
+            sql = SQLFragment("SELECT \(select) FROM (") + walk(key, descending: query.descending, wanted: Int64(wantedRows), ties: ties)
                 + page + SQLFragment(") p CROSS JOIN movies m ON m.id = p.id ORDER BY \(query.sort.orderBy(descending: query.descending))")
         } else if paged {
             // Sort ids only, then read the page's movies: the genre list is built for its rows alone.
@@ -277,15 +280,18 @@ struct QueryPlanner {
 
     /// The ids of the first `wanted` matches in sort order, walking the key's index: first the
     /// movies with a value for the key, then (unless the set requires one) those without, in
-    /// title order, as the sort puts them last. Each arm stops after `wanted` rows.
-    private func walk(_ key: SortKey, descending: Bool, wanted: Int64) -> SQLFragment {
+    /// title order, as the sort puts them last. Each arm stops after `wanted` rows. A page that
+    /// ends in a large tie (`ties`, see `largeTies`) walks the tie in title order.
+    private func walk(_ key: SortKey, descending: Bool, wanted: Int64, ties: SQLValue? = nil) -> SQLFragment {
         let limit = SQLFragment(" LIMIT ?", [.integer(wanted)])
-        let byTitle = SQLFragment("SELECT m.id AS id FROM movies m INDEXED BY \(Self.titleIndex) CROSS JOIN movie_facets f ON f.id = m.id WHERE ")
+        let byTitle = titleWalk
         guard let field = key.field else {
             return SQLFragment("SELECT * FROM (") + byTitle + condition
                 + SQLFragment(" ORDER BY \(SortKey.titleOrder(descending: descending))") + limit + SQLFragment(")")
         }
         let column = "f." + MovieFacetsTable.column(of: field)
+        // The page ends in a large tie: no movie without the key is needed.
+        if let ties { return walkSplit(at: ties, field: field, descending: descending, limit: limit) }
         var sql = SQLFragment("SELECT * FROM (SELECT m.id AS id FROM movie_facets f INDEXED BY \(Self.sortIndex(of: field)) CROSS JOIN movies m ON m.id = f.id WHERE \(column) IS NOT NULL AND ")
             + condition + SQLFragment(" ORDER BY \(column)\(descending ? " DESC" : ""), \(SortKey.titleOrder(descending: false))") + limit + SQLFragment(")")
         if Facet(sortKey: key).map({ filters.elements(of: $0).isEmpty }) ?? true {
