@@ -33,6 +33,9 @@ import TestSupport
         Case(name: "newest long movies not westerns",
              query: MovieQuery(filters: FilterSet([.duration(.range(100, nil)), .excludeGenre("western")]), sort: .year, descending: true, limit: 50, offset: 7),
              split: true),
+        // A title element: the value's walk and the tie's read movies for the title test.
+        Case(name: "newest titles with 'movie 1'", query: MovieQuery(filters: FilterSet([.title("movie 1")]), sort: .year, descending: true, limit: 30),
+             split: true),
         // A page past the tie: the walk goes into the years before it, whose ties are few.
         Case(name: "newest first, past the tie", query: MovieQuery(filters: FilterSet(), sort: .year, descending: true, limit: 50, offset: 6_700), split: false),
         // More rows than movies with the key: no value ends the page.
