@@ -20,7 +20,7 @@ import Testing
         try #require(chosenAt == 0 && chosenAt < sqlAt && sqlAt < bindingsAt && bindingsAt < planAt, "sections out of order\n\(run)")
         // The chosen driver, the cost of each one considered, and whether a count is split.
         let costs = lines[2...].prefix { $0 != "SQL:" }
-        let notes = ["  on a large catalog", "  counted in moviecat", "  (blocks without"]
+        let notes = ["  on a large catalog", "  counted in moviecat", "  (blocks without", "  the page ends among"]
         #expect(lines[1].hasPrefix("  ") && costs.filter { line in !notes.contains { line.hasPrefix($0) } }.allSatisfy { $0.hasPrefix("  cost of ") }, "\(run)")
         let sql = lines[(sqlAt + 1)..<bindingsAt].map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
         var bindings: [String] = []
@@ -173,6 +173,28 @@ import Testing
         _ = try Self.parse(titled)
         let listing = try box.moviecat("filter", "--explain", "--genre", "drama")
         #expect(!listing.stdout.contains("in parts"), "\(listing)")
+    }
+
+    @Test("a page ending among very many movies of one year says it walks them in title order, and lists the plain query's movies")
+    func largeTie() throws {
+        let box = try Sandbox()
+        // 3,000 movies, 2,000 of them from 2030: the newest first page ends inside that year.
+        var csv = "title,year,rating\n"
+        for i in 1...3_000 { csv += "Film \(i),\(i % 3 == 0 ? 1950 + i % 70 : 2030),\(Double(i % 100) / 10)\n" }
+        let file = try box.write("ties.csv", csv)
+        #expect(try box.moviecat("import", file, "--quiet").status == 0)
+        let run = try box.moviecat("filter", "--sort", "year", "--desc", "--limit", "50", "--offset", "5", "--explain")
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stdout.contains("  the page ends among the many movies with year 2030: those walked in title order\n"), "\(run)")
+        let explained = try Self.parse(run)
+        #expect(explained.plan.contains { $0.contains("SCAN m USING INDEX movies_natural_key") }, "\(run)")
+        let listed = try box.moviecat("filter", "--sort", "year", "--desc", "--limit", "50", "--offset", "5", "--format", "csv")
+        let ids = listed.stdout.split(separator: "\n").dropFirst().map { String($0.prefix { $0 != "," }) }
+        let plain = try box.sql("SELECT id FROM movies ORDER BY year DESC, title COLLATE NOCASE, ifnull(year, 0), ifnull(imdb_id, ''), id LIMIT 50 OFFSET 5")
+        #expect(ids == plain)
+        // A first page of few ties says nothing of the kind.
+        let oldest = try box.moviecat("filter", "--sort", "year", "--limit", "10", "--explain")
+        #expect(oldest.status == 0 && !oldest.stdout.contains("the page ends among"), "\(oldest)")
     }
 
     @Test("presets show NAME --sql explains the saved set")

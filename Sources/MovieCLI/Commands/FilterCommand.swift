@@ -69,6 +69,9 @@ enum FilterCommand {
         } else if let column = plan.idOrder {
             out.write("  on a large catalog: counted in parts by \(column) range, one per core\n")
         }
+        if let tie = plan.largeTie {
+            out.write("  the page ends among the many movies with \(tie.field.name) \(TextEscaping.visible(tie.value.description)): those walked in title order\n")
+        }
         let sql = plan.sql
         out.write("SQL:\n  \(sql.sql)\n")
         out.write("BINDINGS:\n")

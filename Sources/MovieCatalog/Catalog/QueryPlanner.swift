@@ -39,6 +39,9 @@ public struct QueryPlan: Sendable {
     /// For a count that scans every movie: whether it tallies movie_facet_totals' packed rows
     /// instead (the statement then counts only when they cannot be read).
     public internal(set) var packedRows = false
+    /// For a walk whose page ends inside a large tie: the key and its value there (the tie is
+    /// walked in title order, `SortTies.swift`).
+    public internal(set) var largeTie: (field: MovieField, value: SQLValue)? = nil
 }
 
 /// Chooses how to run a filter query: walk the sort key's index and stop after the page (broad
@@ -124,8 +127,9 @@ struct QueryPlanner {
             : query.sort.orderBy(descending: query.descending, column: keyColumn)
         let page = SQLFragment(" LIMIT ? OFFSET ?", [.integer(Int64(query.limit ?? -1)), .integer(Int64(query.offset ?? 0))])
         let sql: SQLFragment
+        var ties: SQLValue?
         if case .sortOrder(let key) = driver {
-            let ties = try key.field.flatMap { try largeTies(of: $0, descending: query.descending, wanted: Int64(wantedRows), sample: sample) }
+            ties = try key.field.flatMap { try largeTies(of: $0, descending: query.descending, wanted: Int64(wantedRows), sample: sample) }
             sql = SQLFragment("SELECT \(select) FROM (") + walk(key, descending: query.descending, wanted: Int64(wantedRows), ties: ties)
                 + page + SQLFragment(") p CROSS JOIN movies m ON m.id = p.id ORDER BY \(query.sort.orderBy(descending: query.descending))")
         } else if paged {
@@ -137,7 +141,9 @@ struct QueryPlanner {
             sql = SQLFragment("SELECT \(select) ") + from(driver) + SQLFragment(" ORDER BY \(order)")
                 + (query.offset == nil ? SQLFragment("") : page)
         }
-        return QueryPlan(driver: driver, sql: sql, costs: costs, movies: sample.movies, matches: matches)
+        var plan = QueryPlan(driver: driver, sql: sql, costs: costs, movies: sample.movies, matches: matches)
+        if case .sortOrder(let key) = driver, let field = key.field, let ties { plan.largeTie = (field, ties) }
+        return plan
     }
 
     /// The plan that counts the set's movies (`forcing` a driver: tests).
