@@ -193,6 +193,22 @@ public final class Database {
         }
     }
 
+    /// Runs `body` in a read transaction (`BEGIN`, deferred): all its statements see the file as
+    /// the first of them found it, whatever other connections commit meanwhile (WAL). Inside an
+    /// open transaction it just runs `body`.
+    public func reading<T>(_ body: () throws -> T) throws -> T {
+        if inTransaction { return try body() }
+        try execute("BEGIN")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
     /// Stops the statement this connection is running as soon as it can (it fails with
     /// SQLITE_INTERRUPT); callable from any thread.
     public func interrupt() { sqlite3_interrupt(handle) }

@@ -72,4 +72,74 @@ import TestSupport
         #expect(!plan.sql.sql.contains("2030"))
         #expect(plan.sql.bindings.filter { $0 == .integer(2030) }.count == 2)
     }
+
+    /// Whether the plan walks a tie in title order.
+    static func walksTitles(_ catalog: Catalog, _ plan: QueryPlan) throws -> Bool {
+        let lines = try catalog.queryPlan(plan.sql).map { $0.trimmingCharacters(in: .whitespaces) }
+        return plan.largeTie != nil && lines.contains("SCAN m USING INDEX movies_natural_key")
+    }
+
+    @Test("a tie in which the set matches almost nothing is read as it is, not walked by title through every movie")
+    func rareInTheTie() throws {
+        let (catalog, dir) = try Self.catalogWithTies()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // Every movie of 2030 but one becomes a western: without westerns, the tie holds one match.
+        try catalog.db.execute("""
+            INSERT OR IGNORE INTO movie_genres (movie_id, genre_id)
+            SELECT m.id, g.id FROM movies m JOIN genres g ON g.code = 'western' WHERE m.year = 2030 AND m.id <> 3
+            """)
+        for limit in [1, 5] {
+            let query = MovieQuery(filters: FilterSet([.excludeGenre("western")]), sort: .year, descending: true, limit: limit)
+            let plan = try catalog.plan(query)
+            #expect(plan.driver == .sortOrder(.year))
+            #expect(try !Self.walksTitles(catalog, plan), "\(plan.sql.sql)")
+            #expect(try catalog.movies(query).map(\.id) == QueryPlannerTests.plainIDs(catalog, query))
+        }
+        // Most of the tie's movies still match a set of comedies: that tie is walked by title.
+        let comedies = MovieQuery(filters: FilterSet([.genre("comedy")]), sort: .year, descending: true, limit: 5)
+        let plan = try catalog.plan(comedies)
+        #expect(try Self.walksTitles(catalog, plan), "\(plan.sql.sql)")
+        #expect(try catalog.movies(comedies).map(\.id) == QueryPlannerTests.plainIDs(catalog, comedies))
+    }
+
+    @Test("a deep page looks for its tie only when the sample holds one large enough", arguments: [false, true])
+    func deepPage(mostInOneYear: Bool) throws {
+        let (catalog, dir) = try QueryPlannerTests.syntheticCatalog(20_000)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // Two thirds of the movies in 2030: a tie that pays to walk by title even 1,550 rows deep
+        // (sqrt(4 x 1,550 x 20,000) = 11,136 < 13,333).
+        if mostInOneYear { try catalog.db.execute("UPDATE movies SET year = 2030 WHERE id % 3 <> 2") }
+        let query = MovieQuery(filters: FilterSet(), sort: .year, descending: true, limit: 50, offset: 1_500)
+        let plan = try catalog.plan(query)
+        #expect(try Self.walksTitles(catalog, plan) == mostInOneYear, "\(plan.sql.sql)")
+        #expect(try catalog.movies(query).map(\.id) == QueryPlannerTests.plainIDs(catalog, query))
+        // The sample's largest tie, bounded from above, and read from the sample alone.
+        let sample = try QuerySample(catalog.db, condition: SQLFragment("1"), facets: [], keyColumn: "f.year")
+        let bound = try sample.largestTie(catalog.db, column: "f.year")
+        #expect(mostInOneYear ? bound >= 13_333 : bound < 2_000, "bound \(bound)")
+        let statement = try #require(sample.largestTieStatement(column: "f.year"))
+        let lines = try catalog.queryPlan(statement)
+        #expect(lines.contains { $0.contains("USING INTEGER PRIMARY KEY") } && !lines.contains { $0.contains("movie_facets_year") }, "\(lines)")
+    }
+
+    @Test("a plan and its page read one snapshot: a tie another connection empties between them stays whole")
+    func oneSnapshot() throws {
+        let (catalog, dir) = try Self.catalogWithTies()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let query = MovieQuery(filters: FilterSet(), sort: .year, descending: true, limit: 50)
+        let expected = try QueryPlannerTests.plainIDs(catalog, query)
+        let other = try Catalog(path: catalog.path)
+        let listed = try catalog.reading {
+            let plan = try catalog.plan(query)
+            #expect(plan.largeTie != nil)
+            // Committed by another connection after the plan: most of the tie leaves 2030.
+            try other.db.execute("UPDATE movies SET year = 2000 WHERE year = 2030 AND id > 60")
+            var ids: [Int64] = []
+            try catalog.forEachMovie(query, plan: plan) { ids.append($0.id) }
+            return ids
+        }
+        #expect(listed == expected)
+        // Outside the snapshot the change is seen.
+        #expect(try QueryPlannerTests.plainIDs(catalog, query) != expected)
+    }
 }

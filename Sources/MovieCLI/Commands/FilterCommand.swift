@@ -35,26 +35,33 @@ enum FilterCommand {
         let format = parsed[format] ?? .table
         let catalog = try context.catalog()
         if parsed[explain] {
-            try FilterCommand.explain(parsed[count] ? catalog.countPlan(query.filters) : catalog.plan(query), catalog: catalog, to: context.stdout)
+            // A listing's plan reads its statistics and the tie's value from the snapshot it explains.
+            try catalog.reading {
+                try FilterCommand.explain(parsed[count] ? catalog.countPlan(query.filters) : catalog.plan(query), catalog: catalog, to: context.stdout)
+            }
             return
         }
         if parsed[count] {
             context.stdout.write("\(try catalog.count(query.filters))\n")
             return
         }
-        // One plan (one sample) for the table's columns and its rows.
-        let plan = try catalog.plan(query)
-        var tableFields = MovieField.allCases
-        if format == .table {
-            let shown = try catalog.fieldsWithValues(MovieWriter.optionalColumns, in: query, plan: plan)
-            tableFields.removeAll { MovieWriter.optionalColumns.contains($0) && !shown.contains($0) }
+        // One plan (one sample) for the table's columns and its rows, all read from one snapshot:
+        // a tie the plan split at, or the columns it found values in, stay as they were.
+        let shown = try catalog.reading {
+            let plan = try catalog.plan(query)
+            var tableFields = MovieField.allCases
+            if format == .table {
+                let filled = try catalog.fieldsWithValues(MovieWriter.optionalColumns, in: query, plan: plan)
+                tableFields.removeAll { MovieWriter.optionalColumns.contains($0) && !filled.contains($0) }
+            }
+            let writer = MovieWriter(format: format, to: context.stdout, genres: try catalog.genres(),
+                                     width: context.stdout.terminalColumns(environment: context.environment),
+                                     tableFields: tableFields)
+            try catalog.forEachMovie(query, plan: plan) { writer.write($0) }
+            try writer.finish()
+            return writer.count
         }
-        let writer = MovieWriter(format: format, to: context.stdout, genres: try catalog.genres(),
-                                 width: context.stdout.terminalColumns(environment: context.environment),
-                                 tableFields: tableFields)
-        try catalog.forEachMovie(query, plan: plan) { writer.write($0) }
-        try writer.finish()
-        if format == .table { context.note("\(writer.count) movie\(writer.count == 1 ? "" : "s")") }
+        if format == .table { context.note("\(shown) movie\(shown == 1 ? "" : "s")") }
     }
 
     /// Prints the chosen plan with the estimates behind it, then its SQL, bound values and SQLite's query plan.

@@ -43,6 +43,12 @@ public final class Catalog {
         }
     }
 
+    /// Runs `body`'s reads on one snapshot of the catalog (a read transaction): a plan and the
+    /// query it made see the same movies, whatever another process commits meanwhile.
+    public func reading<T>(_ body: () throws -> T) throws -> T {
+        try db.reading(body)
+    }
+
     /// The genres this catalog knows.
     public func genres() throws -> GenreCatalogue {
         GenreCatalogue(try db.query("SELECT id, code, name FROM genres") {

@@ -20,6 +20,8 @@ struct QuerySample {
     var keyed = 0.0, keyedMatches = 0.0
     /// The sort key's distinct values among the sampled movies.
     var keyValues = 0.0
+    /// The condition over `f.id` that picks the sampled movies (nil: no sample), for a second look.
+    private(set) var sampled: SQLFragment?
 
     /// No sample (the set picks its movies by id).
     init() {}
@@ -49,6 +51,7 @@ struct QuerySample {
         columns += facets.map { SQLFragment("total(") + $0.1 + SQLFragment(")") }
         let within = SQLFragment.join(ranges.map { SQLFragment("f.id BETWEEN ? AND ?", [.integer($0.0), .integer($0.1)]) },
                                       separator: " OR ")
+        sampled = within
         let sql = SQLFragment("SELECT ") + SQLFragment.join(columns, separator: ", ")
             + SQLFragment(" FROM movie_facets f CROSS JOIN movies m ON m.id = f.id WHERE ") + within
         let statement = try db.prepare(sql.sql)
@@ -62,6 +65,25 @@ struct QuerySample {
         keyValues = Double(statement.optionalInt(4) ?? 0)
         for (index, facet) in facets.enumerated() {
             facetMatches[facet.0] = statement.optionalDouble(Int32(5 + index)) ?? 0
+        }
+    }
+
+    /// A generous bound on the movies sharing one value of `column` (over `movie_facets f`), from
+    /// the most sampled movies that do.
+    func largestTie(_ db: Database, column: String) throws -> Double {
+        guard let sql = largestTieStatement(column: column), rows > 0 else { return movies }
+        let most = Double(try db.intScalar(sql.sql, sql.bindings))
+        // Three standard deviations and a little more above the sampled count: a sample that
+        // happens to miss most of a large tie still lets it through.
+        return min(movies, (most + 3 * most.squareRoot() + 3) / rows * movies)
+    }
+
+    /// The most sampled movies sharing one value of `column`. The `+`s keep SQLite from walking
+    /// the key's whole index (in its order, or for IS NOT NULL) instead of reading the sample.
+    func largestTieStatement(column: String) -> SQLFragment? {
+        sampled.map {
+            SQLFragment("SELECT max(n) FROM (SELECT count(*) AS n FROM movie_facets f WHERE (") + $0
+                + SQLFragment(") AND +\(column) IS NOT NULL GROUP BY +\(column))")
         }
     }
 

@@ -6,34 +6,52 @@ import SQLiteStore
 /// very many (the newest year: 248,000 of 9.5 million; the first page by year, newest first,
 /// took 0.54 s where the other keys take 0.02-0.1 s). Then the ties are walked in title order
 /// instead, each probing its narrow row, and the walk stops when the page is full: about
-/// `wanted x movies / matching ties` rows. Those probes go in title order, at random, where a
-/// tie's rows come from the key's index in id order: measured, a row of the title walk costs
-/// about four of the tie's (2.2 times at 1M, 3.9 at 10M), so the ties are walked by title once
-/// they number more than `sqrt(4 x wanted x movies / share)`, `share` being the part of the
-/// movies with the key that match the set (from the sample).
+/// `wanted x movies / M` rows for M of the tie's movies matching the set. Those probes go in
+/// title order, at random, where a tie's rows come from the key's index in id order: measured, a
+/// row of the title walk costs about four of the tie's (2.2 times at 1M, 3.9 at 10M). So a tie
+/// of T movies is walked by title when `4 x wanted x movies / M < T`; as M <= T, only a tie of
+/// more than `sqrt(4 x wanted x movies)` movies can be.
 extension QueryPlanner {
     /// What a row of a tie walked in title order costs, in rows of the tie read from the key's index.
     static let titleWalkCost = 4.0
+    /// Pages ending further than this are looked at only if the sample holds a tie large enough:
+    /// finding the value at the page's end walks as far as the page itself.
+    static let tieLookupRows: Int64 = 1_000
 
-    /// The sort key's value at the page's last row, when more matches than that share it; nil
+    /// The sort key's value at the page's last row, when the split pays there (see above); nil
     /// when the ties are few (they are then read and sorted), or the set has fewer keyed matches
-    /// than the page needs. Two short statements: the walk to the page's end, and a count of
-    /// the ties in the key's index alone (no row read) that stops at the threshold.
+    /// than the page needs. Three short statements: the walk to the page's end, a count of the
+    /// tie in the key's index alone (no row read), and a count of its matches that stops as soon
+    /// as the split pays; at worst that reads the tie once, as the walk without a split would.
     func largeTies(of field: MovieField, descending: Bool, wanted: Int64, sample: QuerySample) throws -> SQLValue? {
-        let share = sample.keyed > 0 ? min(max(sample.keyedMatches, 0.5) / sample.keyed, 1) : 1
-        let threshold = (Self.titleWalkCost * Double(wanted) * sample.movies / share).squareRoot()
         // Keys whose values do not repeat in the sample (votes) have no ties worth a look. The
         // sample's average tie says little more: the large ones are few values among many.
         guard wanted > 0, wanted < Int64.max, sample.keyTies >= 2 else { return nil }
         let column = "f." + MovieFacetsTable.column(of: field)
-        let from = SQLFragment("FROM movie_facets f INDEXED BY \(Self.sortIndex(of: field))"
+        let walkCost = Self.titleWalkCost * Double(wanted) * sample.movies
+        let least = walkCost.squareRoot()
+        if wanted > Self.tieLookupRows, try sample.largestTie(db, column: column) < least { return nil }
+        let index = "movie_facets f INDEXED BY \(Self.sortIndex(of: field))"
+        let from = SQLFragment("FROM \(index)"
             + (filters.elements(of: .title).isEmpty ? "" : " CROSS JOIN movies m ON m.id = f.id") + " WHERE ")
         let last = SQLFragment("SELECT \(column) ") + from + SQLFragment("\(column) IS NOT NULL AND ") + condition
             + SQLFragment(" ORDER BY \(column)\(descending ? " DESC" : "") LIMIT 1 OFFSET ?", [.integer(wanted - 1)])
         guard let value = try db.scalar(last.sql, last.bindings), value != .null else { return nil }
-        let ties = SQLFragment("SELECT count(*) FROM (SELECT 1 FROM movie_facets f INDEXED BY \(Self.sortIndex(of: field)) WHERE \(column) = ? LIMIT ?)",
-                               [value, .integer(Int64(threshold.rounded(.up)))])
-        return try db.intScalar(ties.sql, ties.bindings) >= Int(threshold.rounded(.up)) ? value : nil
+        // The tie's size, exact up to a bound far above `least` (index entries only: cheap).
+        let tie = try count(SQLFragment("SELECT 1 FROM \(index) WHERE \(column) = ?", [value]), upTo: 16 * least)
+        guard tie >= least else { return nil }
+        // Every movie of the tie matches the empty set: then tie >= least already makes M large enough.
+        let needed = walkCost / tie
+        if filters.elements.isEmpty { return value }
+        let matches = try count(SQLFragment("SELECT 1 ") + from + SQLFragment("\(column) = ? AND ", [value]) + condition, upTo: needed)
+        return matches >= needed ? value : nil
+    }
+
+    /// The rows `select` gives, counted up to `bound` (rounded up): the count stops there.
+    private func count(_ select: SQLFragment, upTo bound: Double) throws -> Double {
+        let cap = bound >= Double(Int64.max) ? Int64.max : Int64(bound.rounded(.up))
+        let sql = SQLFragment("SELECT count(*) FROM (") + select + SQLFragment(" LIMIT ?)", [.integer(cap)])
+        return Double(try db.intScalar(sql.sql, sql.bindings))
     }
 
     /// The first `wanted` keyed matches when the page ends in `ties`' large tie: those before it
