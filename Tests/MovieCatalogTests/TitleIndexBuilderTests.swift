@@ -134,6 +134,37 @@ import TestSupport
         #expect(MovieTitlesTable.isSound(db))
     }
 
+    @Test("a repeat in another ASCII case leaves the index as the builder made it, and is found by it")
+    func caseRepeatLeavesIndex() throws {
+        let rows = "title,year\nHeart of Gold,2000\nOther,2001\n"
+        let (catalog, dir) = try BulkLoadTests.catalog(["a.csv": rows + "HEART OF GOLD,2000\n", "b.csv": rows])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (plain, plainDir) = try BulkLoadTests.catalog(["b.csv": rows])
+        defer { try? FileManager.default.removeItem(at: plainDir) }
+        _ = try Self.importAlways(catalog, dir, "a.csv")
+        _ = try Self.importAlways(plain, plainDir, "b.csv")
+        let db = catalog.db
+        #expect(try db.scalar("SELECT title FROM movies WHERE id = 1") == .text("HEART OF GOLD"))
+        #expect(try Self.found(db, "heart") == [1])
+        #expect(MovieTitlesTable.isSound(db))
+        // Not taken out and put back: the index's pages are those of the file without the repeat.
+        let blocks = "SELECT id, hex(block) FROM movie_titles_data ORDER BY id"
+        #expect(try db.query(blocks) { try $0.text(1) } == plain.db.query(blocks) { try $0.text(1) })
+    }
+
+    @Test("under the IMDb-id key, a repeat whose title the index holds alike but without the letter U+0130 leaves no exception row")
+    func imdbRepeatDropsException() throws {
+        // U+0130 is indexed as i + U+0307: the two titles' index entries are the same.
+        let csv = "imdb_id,title,year\ntt0000001,\u{0130}stanbul,2000\ntt0000002,Other,2001\ntt0000001,i\u{0307}stanbul,2000\n"
+        let (catalog, dir) = try BulkLoadTests.catalog(["a.csv": csv])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        _ = try Self.importAlways(catalog, dir, "a.csv")
+        let db = catalog.db
+        #expect(try Self.found(db, "stanbul") == [1])
+        #expect(try db.query("SELECT id FROM movie_title_exceptions") { try $0.int64(0) }.isEmpty)
+        #expect(MovieTitlesTable.isSound(db))
+    }
+
     @Test("movies a sqlite3 user stored with ids 0 and below keep their titles in the index, and are matched as stored movies",
           arguments: [DuplicatePolicy.update, .skip, .fail])
     func storedNonPositiveIDs(policy: DuplicatePolicy) throws {

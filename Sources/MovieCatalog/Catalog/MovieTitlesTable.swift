@@ -24,6 +24,13 @@ enum MovieTitlesTable {
         "lower(\(folded(column)))"
     }
 
+    /// Whether titles `a` and `b` (columns) stand alike in the index and in movie_title_exceptions:
+    /// a title that changes only so (its ASCII letters' case: a repeat's, under the title-and-year
+    /// key) needs neither touched.
+    static func indexedAlike(_ a: String, _ b: String) -> String {
+        "(\(indexed(a)) IS \(indexed(b)) AND \(hasException(a)) IS \(hasException(b)))"
+    }
+
     /// Whether `db` has the index.
     static func exists(_ db: Database) throws -> Bool {
         try db.hasSchemaObject(name)

@@ -48,8 +48,9 @@ enum RepeatMerger {
     static let dropTablesSQL = "DROP TABLE IF EXISTS temp.import_later; DROP TABLE IF EXISTS temp.import_later_genres; DROP TABLE IF EXISTS temp.import_retitled;"
     /// The scratch tables of rows (with `movies`' columns) and of their genre links.
     static let rowTable = "temp.import_later", linkTable = "temp.import_later_genres"
-    /// With `recordRetitled`, the movies this load appended that the merge gave another title,
-    /// with the titles they had (under the IMDb-id key a repeat may bring any title).
+    /// With `recordRetitled`, the movies this load appended that the merge gave a title the title
+    /// index holds otherwise, with the titles they had (under the IMDb-id key a repeat may bring
+    /// any title; under title and year only another ASCII case, which the index does not see).
     static let retitledTable = "temp.import_retitled"
 
     /// What a group's key was before its set-aside rows: `kind` in `import_groups`.
@@ -129,6 +130,7 @@ enum RepeatMerger {
                 SELECT m.id, m.title FROM temp.import_groups g CROSS JOIN movies m ON m.id = g.keep
                        CROSS JOIN temp.import_later l ON l.id = g.last
                  WHERE g.kind = \(Kind.appended.rawValue) AND m.title IS NOT l.title
+                   AND NOT \(MovieTitlesTable.indexedAlike("m.title", "l.title"))
                 """)
         }
         try copyLastRows(db, fields: fields, now: now)
