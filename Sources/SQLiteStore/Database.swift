@@ -182,15 +182,7 @@ public final class Database {
     /// Runs `body` in a `BEGIN IMMEDIATE` transaction: commits on return, rolls back on throw.
     /// With `commit: false` it rolls back even on success (a dry run).
     public func transaction<T>(commit: Bool = true, _ body: () throws -> T) throws -> T {
-        try execute("BEGIN IMMEDIATE")
-        do {
-            let result = try body()
-            try execute(commit ? "COMMIT" : "ROLLBACK")
-            return result
-        } catch {
-            try? execute("ROLLBACK")
-            throw error
-        }
+        try enclosed(begin: "BEGIN IMMEDIATE", end: commit ? "COMMIT" : "ROLLBACK", body)
     }
 
     /// Runs `body` in a read transaction (`BEGIN`, deferred): all its statements see the file as
@@ -198,10 +190,15 @@ public final class Database {
     /// open transaction it just runs `body`.
     public func reading<T>(_ body: () throws -> T) throws -> T {
         if inTransaction { return try body() }
-        try execute("BEGIN")
+        return try enclosed(begin: "BEGIN", end: "COMMIT", body)
+    }
+
+    /// Runs `body` between `begin` and `end`; rolls back on throw.
+    private func enclosed<T>(begin: String, end: String, _ body: () throws -> T) throws -> T {
+        try execute(begin)
         do {
             let result = try body()
-            try execute("COMMIT")
+            try execute(end)
             return result
         } catch {
             try? execute("ROLLBACK")
