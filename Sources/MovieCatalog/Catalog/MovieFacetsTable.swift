@@ -20,10 +20,11 @@ enum MovieFacetsTable {
     /// The bit of a genre id: `1 << (id - 1)` for ids 1...62, else the overflow bit.
     static func bit(ofGenre id: Int64) -> Int64 { genreIDsWithBits.contains(id) ? 1 << (id - 1) : overflowBit }
 
-    /// The bit set of movie `id`'s genres, as SQL (the migration's triggers compute the same).
-    static func maskSQL(of id: String) -> String {
-        "(ifnull((SELECT sum(1 << (genre_id - 1)) FROM movie_genres WHERE movie_id = \(id) AND genre_id BETWEEN \(bitRange)), 0)"
-            + " | (EXISTS (SELECT 1 FROM movie_genres WHERE movie_id = \(id) AND genre_id NOT BETWEEN \(bitRange)) << 62))"
+    /// The bit set of movie `id`'s genres, as SQL (the migration's triggers compute the same), from
+    /// `links` (a fixed name: movie_genres, or a table with its columns).
+    static func maskSQL(of id: String, in links: String = "movie_genres") -> String {
+        "(ifnull((SELECT sum(1 << (genre_id - 1)) FROM \(links) WHERE movie_id = \(id) AND genre_id BETWEEN \(bitRange)), 0)"
+            + " | (EXISTS (SELECT 1 FROM \(links) WHERE movie_id = \(id) AND genre_id NOT BETWEEN \(bitRange)) << 62))"
     }
 
     /// Whether some movie has a genre without a bit of its own (the bits alone then cannot count
@@ -66,6 +67,21 @@ enum MovieFacetsTable {
         try db.execute("""
             INSERT OR REPLACE INTO movie_facets (id, genres, \(fields.map(\.column).joined(separator: ", ")))
             SELECT m.id, \(maskSQL(of: "m.id")), \(columns) FROM movies m WHERE \(condition)
+            """)
+    }
+
+    /// Rewrites the facet rows of the movies `ids` lists (a fixed subquery of ids) that no longer
+    /// match movies: missing ones, those whose values differ, and those of the movies `relinked`
+    /// lists (a fixed subquery), whose genres changed; the others are not written (nor their
+    /// blocks of movie_facet_totals forgotten).
+    static func refresh(_ db: Database, ids: String, relinked: String) throws {
+        let stored = fields.map { "f.\($0.column)" }.joined(separator: ", ")
+        let now = fields.map { "m.\($0.field.column!)" }.joined(separator: ", ")
+        try db.execute("""
+            INSERT OR REPLACE INTO movie_facets (id, genres, \(fields.map(\.column).joined(separator: ", ")))
+            SELECT m.id, CASE WHEN f.id IS NULL OR m.id IN (\(relinked)) THEN \(maskSQL(of: "m.id")) ELSE f.genres END, \(now)
+              FROM movies m LEFT JOIN movie_facets f ON f.id = m.id
+             WHERE m.id IN (\(ids)) AND (f.id IS NULL OR m.id IN (\(relinked)) OR (\(stored)) IS NOT (\(now)))
             """)
     }
 

@@ -111,6 +111,8 @@ enum MovieTitlesTable {
     /// 52 ms with 4 MB, whose buffer put the import's peak RSS past 50 MB; a 1 MB segments'
     /// lookup took 86 ms, one merged segment's 34 ms).
     static func index(_ db: Database, above id: Int64) throws {
+        // Its settings' writes alone would change the index's pages (a re-import appends no movie).
+        guard try db.intScalar("SELECT EXISTS (SELECT 1 FROM movies WHERE id > ?)", [.integer(id)]) == 1 else { return }
         try putOffMerges(db)
         try db.run("INSERT INTO movie_titles (rowid, title) SELECT id, \(indexed("title")) FROM movies WHERE id > ? ORDER BY id", [.integer(id)])
         try db.run("INSERT INTO movie_title_exceptions (id) SELECT id FROM movies WHERE id > ? AND \(hasException("title"))", [.integer(id)])
@@ -163,9 +165,12 @@ enum MovieTitlesTable {
     }
 
     /// Takes movies out of the index by the titles `table` (a fixed name, columns id and title)
-    /// says they were indexed with.
-    static func remove(_ db: Database, indexedAs table: String) throws {
-        try db.execute("INSERT INTO movie_titles (movie_titles, rowid, title) SELECT 'delete', id, \(indexed("title")) FROM \(table) ORDER BY id")
+    /// says they were indexed with: its rows that `condition` selects.
+    static func remove(_ db: Database, indexedAs table: String, where condition: String = "1", _ bindings: [SQLValue] = []) throws {
+        try db.run("""
+            INSERT INTO movie_titles (movie_titles, rowid, title)
+            SELECT 'delete', id, \(indexed("title")) FROM \(table) WHERE (\(condition)) ORDER BY id
+            """, bindings)
     }
 
     /// Puts the movies `condition` selects back into the index, with their titles now, and their
