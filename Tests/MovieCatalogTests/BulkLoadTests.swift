@@ -127,6 +127,10 @@ import TestSupport
         let merged = try Self.run(c, bulk: .alwaysMergingEveryRow, stored: stored, input: input)
         #expect(merged.rows == rowByRow.rows)
         #expect(merged.counts == rowByRow.counts)
+        // Keys sharing hashes: the merge finds the movies in SQL instead.
+        let shared = try Self.run(c, bulk: .alwaysWithSharedHashes, stored: stored, input: input)
+        #expect(shared.rows == rowByRow.rows)
+        #expect(shared.counts == rowByRow.counts)
         let storedCount = c.ids == .all || c.ids == .storedOnly ? 45 : 40
         #expect(rowByRow.counts.read == 120 + storedCount)
         if c.ids == .storedOnly { #expect(rowByRow.counts.rejected > 0, "id-less rows of a shared title and year are ambiguous") }

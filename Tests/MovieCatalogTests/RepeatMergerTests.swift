@@ -80,3 +80,90 @@ import TestSupport
         #expect(MovieTitlesTable.isSound(db))
     }
 }
+
+/// The merge's grouping by sorted key hashes, and its way out when two keys share a hash.
+@Suite struct RepeatGroupsTests {
+    @Test("a load whose keys share hashes groups its repeats in SQL; one whose keys do not, by their hashes",
+          arguments: [BulkLoad.always, .alwaysWithSharedHashes])
+    func groupingPath(bulk: BulkLoad) throws {
+        let rows = (1...60).map { RepeatMergerTests.row($0) }
+        let again = (1...60).map { RepeatMergerTests.row($0, rating: "5.5") }
+        let (catalog, dir) = try BulkLoadTests.catalog(["a.csv": RepeatMergerTests.csv(rows + again)])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let report = try TitleIndexBuilderTests.importAlways(catalog, dir, "a.csv") { $0.bulkLoad = bulk }
+        let phases = report.timings.map(\.name)
+        #expect(phases.contains("merge: group repeats in SQL") == (bulk == .alwaysWithSharedHashes))
+        #expect(phases.contains("merge: group repeats") == (bulk == .always))
+        #expect(report.total.inserted == 60 && report.total.repeated == 60)
+        #expect(try catalog.db.intScalar("SELECT count(*) FROM movies WHERE rating = 5.5") == 60)
+        #expect(try MovieFacetsTable.mismatches(catalog.db) == 0)
+    }
+
+    /// A catalog with movie 1 and the merge's scratch tables holding set-aside row 2, titled `later`.
+    static func scratch(later: String) throws -> (Catalog, URL) {
+        let (catalog, dir) = try BulkLoadTests.catalog([:])
+        try catalog.db.execute(RepeatMerger.tablesSQL)
+        try catalog.db.execute("""
+            INSERT INTO movies (id, title, year, added_at, updated_at) VALUES (1, 'Heat', 1995, 0, 0);
+            CREATE TEMP TABLE import_groups (keep INTEGER PRIMARY KEY, last INTEGER NOT NULL, n INTEGER NOT NULL, kind INTEGER NOT NULL);
+            """)
+        try catalog.db.run("INSERT INTO temp.import_later (id, title, year, added_at, updated_at, genres) VALUES (2, ?, 1995, 0, 0, 0)", [.text(later)])
+        return (catalog, dir)
+    }
+
+    @Test("an owner that shares a set-aside row's hash but not its key is caught, and nothing is grouped",
+          arguments: [("HEAT", true), ("Heat II", false)])
+    func ownerSharingAHash(later: String, sameKey: Bool) throws {
+        let (catalog, dir) = try Self.scratch(later: later)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let keys = KeyRuns()
+        var bytes: [UInt8] = []
+        RepeatSieve.key(of: Movie(title: later, year: 1995), byIMDbID: false, into: &bytes)
+        // Both under hash 7, whatever their keys' real hashes.
+        try keys.add(key: 7, id: 1)
+        try bytes.withUnsafeBufferPointer { try keys.add(key: 7, id: 2, bytes: $0) }
+        #expect(try RepeatGroups.write(catalog.db, keys: keys, key: .titleYear, maxIDBefore: 0) == sameKey)
+        let groups = try catalog.db.query("SELECT keep, last, n, kind FROM temp.import_groups") { row in
+            try (0..<4).map { try row.int64(Int32($0)) }
+        }
+        #expect(groups == (sameKey ? [[1, 2, 1, RepeatMerger.Kind.appended.rawValue]] : []))
+    }
+
+    @Test("set-aside rows of two keys under one hash are caught, and nothing is grouped")
+    func rowsSharingAHash() throws {
+        let (catalog, dir) = try Self.scratch(later: "Heat")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let keys = KeyRuns()
+        for (id, title) in [(Int64(2), "Heat"), (3, "Heat II")] {
+            var bytes: [UInt8] = []
+            RepeatSieve.key(of: Movie(title: title, year: 1995), byIMDbID: false, into: &bytes)
+            try bytes.withUnsafeBufferPointer { try keys.add(key: 7, id: id, bytes: $0) }
+        }
+        #expect(try RepeatGroups.write(catalog.db, keys: keys, key: .titleYear, maxIDBefore: 0) == false)
+        #expect(try catalog.db.intScalar("SELECT count(*) FROM temp.import_groups") == 0)
+    }
+}
+
+/// The external sort under the merge's grouping.
+@Suite struct KeyRunsTests {
+    @Test("records come back by key, then id, with their bytes, in memory or from runs on disk",
+          arguments: [64, 1_000, 1 << 20])
+    func sorts(budget: Int) throws {
+        var rng = SeededRandom(seed: UInt64(budget))
+        let runs = KeyRuns(budget: budget)
+        var expected: [(UInt64, Int64, [UInt8])] = []
+        for id in 0..<3_000 {
+            // Few distinct keys, so ids order many records; some records carry bytes.
+            let key = UInt64.random(in: 0..<200, using: &rng) << 56 | UInt64.random(in: 0..<3, using: &rng)
+            let bytes = (0..<Int.random(in: 0..<3, using: &rng) * 7).map { _ in UInt8.random(in: 0...255, using: &rng) }
+            let signed = Bool.random(using: &rng) ? Int64(id) : -Int64(id)
+            try bytes.withUnsafeBufferPointer { try runs.add(key: key, id: signed, bytes: $0) }
+            expected.append((key, signed, bytes))
+        }
+        expected.sort { $0.0 < $1.0 || ($0.0 == $1.0 && $0.1 < $1.1) }
+        var got: [(UInt64, Int64, [UInt8])] = []
+        try runs.drain { got.append(($0.key, $0.id, Array($0.bytes))) }
+        #expect(got.count == expected.count)
+        #expect(zip(got, expected).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 && $0.2 == $1.2 })
+    }
+}

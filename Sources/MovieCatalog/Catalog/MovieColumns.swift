@@ -11,19 +11,29 @@ enum MovieColumns {
     /// The number of parameters of one `insertValues` group.
     static let insertWidth = MovieField.stored.count + 3
 
+    /// The scratch tables' extra column, after the movies' columns: the genres' bit set.
+    static let genreBits = "genres"
+
     /// `INSERT INTO movies (id, <columns>, added_at, updated_at)` without its VALUES.
     static let insertHead = insertHead(into: "movies")
 
-    /// The same for another table with the columns of `movies` (`tableSQL`'s).
-    static func insertHead(into table: String) -> String {
-        "INSERT INTO \(table) (id, \(names), added_at, updated_at) VALUES "
+    /// The same for another table with the columns of `movies` (`tableSQL`'s), and an `extra`
+    /// column (a fixed name) after them.
+    static func insertHead(into table: String, extra: String? = nil) -> String {
+        "INSERT INTO \(table) (id, \(names), added_at, updated_at\(extra.map { ", " + $0 } ?? "")) VALUES "
     }
 
-    /// The columns of a scratch table that holds movie rows as `insertHead` writes them.
-    static let tableSQL = "(id INTEGER PRIMARY KEY, \(names), added_at, updated_at)"
+    /// The columns of a scratch table that holds movie rows as `insertHead` writes them, with
+    /// `genreBits` after them.
+    static let tableSQL = "(id INTEGER PRIMARY KEY, \(names), added_at, updated_at, \(genreBits) INTEGER NOT NULL)"
+
+    /// One `(?, ?, ...)` group of an insert, with `extra` parameters after the row's.
+    static func insertValues(extra: Int = 0) -> String {
+        "(" + Array(repeating: "?", count: insertWidth + extra).joined(separator: ", ") + ")"
+    }
 
     /// One `(?, ?, ...)` group of an insert.
-    static let insertValues = "(" + Array(repeating: "?", count: insertWidth).joined(separator: ", ") + ")"
+    static let insertValues = insertValues()
 
     /// `m.id, m.title, ..., genres`: a movie row for `movie(from:)`; genres as `|`-joined sorted codes.
     static let select = "m.id, " + MovieField.stored.map { "m.\($0.column!)" }.joined(separator: ", ") + """

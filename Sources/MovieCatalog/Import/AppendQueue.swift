@@ -8,6 +8,8 @@ final class AppendQueue {
     private let insertRow: Statement
     private let insertRows: Statement
     private let insertFacets: (one: Statement, many: Statement)?
+    /// Parameters a row takes in `insertRows`.
+    private let rowWidth: Int32
     private let insertLink: Statement
     private let insertLinks: Statement
     private let nowSeconds: Int64
@@ -20,15 +22,18 @@ final class AppendQueue {
     /// Where the last row's links start in `links`.
     private var firstLink = 0
 
-    /// A queue into `table` (with `movies`' columns) and `linkTable`; with `facets`, into
-    /// movie_facets too. Table names are the caller's fixed SQL.
+    /// A queue into `table` (with `movies`' columns) and `linkTable`, and with `facets` into
+    /// movie_facets too; else into `table`'s `MovieColumns.genreBits` column goes each row's
+    /// genres' bit set, as its facet row would have it. Table names are the caller's fixed SQL.
     init(_ db: Database, table: String, linkTable: String, facets: Bool, nowSeconds: Int64) throws {
         func many(_ head: String, _ values: String) -> String {
             head + Array(repeating: values, count: Self.batchSize).joined(separator: ", ")
         }
-        let rowHead = MovieColumns.insertHead(into: table)
-        insertRow = try db.prepare(rowHead + MovieColumns.insertValues, persistent: true)
-        insertRows = try db.prepare(many(rowHead, MovieColumns.insertValues), persistent: true)
+        let rowHead = MovieColumns.insertHead(into: table, extra: facets ? nil : MovieColumns.genreBits)
+        let rowValues = MovieColumns.insertValues(extra: facets ? 0 : 1)
+        rowWidth = Int32(MovieColumns.insertWidth + (facets ? 0 : 1))
+        insertRow = try db.prepare(rowHead + rowValues, persistent: true)
+        insertRows = try db.prepare(many(rowHead, rowValues), persistent: true)
         let linkHead = "INSERT INTO \(linkTable) (movie_id, genre_id) VALUES "
         insertLink = try db.prepare(linkHead + "(?, ?)", persistent: true)
         insertLinks = try db.prepare(many(linkHead, "(?, ?)"), persistent: true)
@@ -63,14 +68,17 @@ final class AppendQueue {
     func flush(_ batch: UnsafeBufferPointer<ImportRow>?, all: Bool) throws {
         precondition(rows.isEmpty || batch != nil, "queued rows outlived their batch")
         if let batch, isFull || (all && !rows.isEmpty) {
-            let (statement, width) = isFull ? (insertRows, MovieColumns.insertWidth) : (insertRow, 0)
+            let statement = isFull ? insertRows : insertRow
             let facets = insertFacets.map { isFull ? $0.many : $0.one }
             for (i, index) in rows.enumerated() {
                 let movie = batch[index].movie
-                try MovieColumns.bindInsert(movie, id: ids[i], now: nowSeconds, to: statement, at: Int32(width * i))
+                let offset = isFull ? rowWidth * Int32(i) : 0
+                try MovieColumns.bindInsert(movie, id: ids[i], now: nowSeconds, to: statement, at: offset)
                 if let facets {
                     try MovieFacetsTable.bind(movie, id: ids[i], genres: masks[i], to: facets,
                                               at: Int32(isFull ? (MovieFacetsTable.fields.count + 2) * i : 0))
+                } else {
+                    try statement.bind(masks[i], at: offset + rowWidth)
                 }
                 if !isFull { try step(statement, facets) }
             }

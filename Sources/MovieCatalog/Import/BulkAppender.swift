@@ -5,8 +5,8 @@ import SQLiteStore
 /// The unique indexes are dropped first, rows go in as multi-row INSERTs with ids numbered
 /// here, and at the end the indexes are rebuilt by sorting (which beats a million random B-tree
 /// inserts). A row whose key `RepeatSieve` may have seen (in the input or the stored catalog) is
-/// set aside instead, and `RepeatMerger` merges those rows by key once the indexes are back, so
-/// a repeat costs about what a new row does.
+/// set aside instead, and `RepeatMerger` merges those rows by key (grouped by `RepeatGroups` from
+/// every key's hash, recorded here), so a repeat costs about what a new row does.
 ///
 /// Rows are matched on one key for the whole append: the IMDb id when the first row has one,
 /// else the title and year. That equals the row-by-row rules only while every row is keyed
@@ -35,6 +35,13 @@ final class BulkAppender {
     private let maxIDBefore: Int64
     /// The keys seen so far, stored and appended: which rows may repeat one.
     private var sieve: RepeatSieve
+    /// Every key's hash and id (and a set-aside row's key), sorted for the merge to group the
+    /// repeats by (`RepeatGroups`); nil once it failed (the merge then groups in SQL).
+    private(set) var keys: KeyRuns? = KeyRuns()
+    /// The key of the row being appended (one buffer for all).
+    private var keyBytes: [UInt8] = []
+    /// The bits of a key's hash that are kept (all but in tests).
+    private let hashMask: UInt64
     /// Rows set aside for the merge.
     private var setAside = 0
     private let nowSeconds: Int64
@@ -43,9 +50,9 @@ final class BulkAppender {
 
     /// Starts appending rows like `first` (its key and columns) after stored ids up to `maxIDBefore`;
     /// `hadMovies` says whether any are stored (ids may be 0 and below); `titleScratchPages`
-    /// limits the title index built alongside (for tests).
+    /// limits the title index built alongside and `hashMask` cuts keys' hashes (for tests).
     init(db: Database, genres: GenreResolver, first: ImportRow, maxIDBefore: Int64, hadMovies: Bool, nowSeconds: Int64,
-         titleScratchPages: Int? = nil, sieve: RepeatSieve = RepeatSieve()) throws {
+         titleScratchPages: Int? = nil, sieve: RepeatSieve = RepeatSieve(), hashMask: UInt64 = .max) throws {
         self.db = db
         self.genres = genres
         key = first.imdbID == nil ? .titleYear : .imdbID
@@ -60,6 +67,7 @@ final class BulkAppender {
         self.maxIDBefore = maxIDBefore
         self.nowSeconds = nowSeconds
         self.sieve = sieve
+        self.hashMask = hashMask
         appended = try AppendQueue(db, table: "movies", linkTable: "movie_genres", facets: true, nowSeconds: nowSeconds)
         try db.execute(RepeatMerger.tablesSQL)
         later = try AppendQueue(db, table: RepeatMerger.rowTable, linkTable: RepeatMerger.linkTable, facets: false, nowSeconds: nowSeconds)
@@ -75,15 +83,31 @@ final class BulkAppender {
         try db.execute("PRAGMA ignore_check_constraints = ON")
     }
 
-    /// Puts every stored movie's key into the sieve.
+    /// Puts every stored movie's key into the sieve, and its hash into `keys`.
     private func sieveStoredKeys() throws {
         let byIMDbID = key == .imdbID
-        let rows = try db.prepare("SELECT title, year, imdb_id FROM movies")
+        let rows = try db.prepare("SELECT title, year, imdb_id, id FROM movies")
         while try rows.step() {
-            let hash = rows.withText(0) { title in
-                rows.withText(2) { RepeatSieve.hash(title: title, year: rows.optionalInt(1), imdbID: $0, byIMDbID: byIMDbID) }
+            rows.withText(0) { title in
+                rows.withText(2) { RepeatSieve.key(title: title, year: rows.optionalInt(1), imdbID: $0, byIMDbID: byIMDbID, into: &keyBytes) }
             }
+            let hash = RepeatSieve.hash(keyBytes) & hashMask
             _ = sieve.insert(hash)
+            try record(hash, id: try rows.int64(3), setAside: false)
+        }
+    }
+
+    /// Records a key's hash and id in `keys`, and its bytes for a set-aside row; a failure (a
+    /// full temporary directory, say) leaves the merge to group in SQL.
+    private func record(_ hash: UInt64, id: Int64, setAside: Bool) throws {
+        do {
+            if setAside {
+                try keyBytes.withUnsafeBufferPointer { try keys?.add(key: hash, id: id, bytes: $0) }
+            } else {
+                try keys?.add(key: hash, id: id)
+            }
+        } catch is KeyRuns.Failure {
+            keys = nil
         }
     }
 
@@ -111,7 +135,10 @@ final class BulkAppender {
         }
         let id = nextID
         nextID += 1
-        let queue = sieve.insert(RepeatSieve.hash(of: row.movie, byIMDbID: key == .imdbID)) ? later : appended
+        RepeatSieve.key(of: row.movie, byIMDbID: key == .imdbID, into: &keyBytes)
+        let hash = RepeatSieve.hash(keyBytes) & hashMask
+        let queue = sieve.insert(hash) ? later : appended
+        try record(hash, id: id, setAside: queue === later)
         if queue === later { setAside += 1 } else { titles?.add(id: id, title: row.movie.title) }
         queue.add(index, id: id)
         for name in row.genres { queue.link(try genres.id(for: name)) }
@@ -131,19 +158,15 @@ final class BulkAppender {
         later.discard()
     }
 
-    /// Ends appending: writes what is queued, turns CHECKs back on, rebuilds the unique indexes
-    /// (appended rows never repeat a key) and, when rows were set aside, calls `merge`.
+    /// Ends appending: writes what is queued, calls `merge` when rows were set aside, builds the
+    /// unique indexes again (unless the merge did) and turns CHECKs back on.
     func stop(_ batch: UnsafeBufferPointer<ImportRow>?, timings: PhaseTimings, merge: () throws -> Void) throws {
         try flush(batch, all: true)
         sieve.release()
         // Every title is with the builder: it indexes them while the indexes below are built.
         titles?.appendDone()
         timings.mark("append rows (\(setAside) set aside)")
-        for index in droppedIndexes where index.name == key.index || index.name == key.otherIndex {
-            try db.execute(index.sql)
-            timings.mark("index \(index.name)")
-        }
-        droppedIndexes.removeAll { $0.name == key.index || $0.name == key.otherIndex }
+        if setAside == 0 { keys = nil }
         if let totalsTrigger {
             try db.execute(totalsTrigger)
             self.totalsTrigger = nil
@@ -155,6 +178,8 @@ final class BulkAppender {
             // each multi-row statement keep a statement journal of every page it changes.
             try merge()
         }
+        keys = nil
+        try buildUniqueIndexes(timings)
         try db.execute("PRAGMA ignore_check_constraints = OFF")
         if try !installTitles(timings) && MovieTitlesTable.exists(db) {
             try MovieTitlesTable.index(db, above: maxIDBefore)
@@ -187,6 +212,16 @@ final class BulkAppender {
             try MovieTitlesTable.add(db, where: "m.id IN (SELECT id FROM \(RepeatMerger.rowTable)) OR m.id IN (SELECT id FROM \(RepeatMerger.retitledTable))", [])
         }
         return true
+    }
+
+    /// Builds the unique indexes of movies again, unless built already: after the merge, or for
+    /// it when it must find movies by key in SQL (appended rows never repeat a key).
+    func buildUniqueIndexes(_ timings: PhaseTimings) throws {
+        for index in droppedIndexes where index.name == key.index || index.name == key.otherIndex {
+            try db.execute(index.sql)
+            timings.mark("index \(index.name)")
+        }
+        droppedIndexes.removeAll { $0.name == key.index || $0.name == key.otherIndex }
     }
 
     /// Rebuilds the other dropped indexes (inside the same transaction).

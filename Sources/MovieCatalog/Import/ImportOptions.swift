@@ -29,6 +29,9 @@ public enum BulkLoad: Sendable {
     /// As `always`, with every row set aside as a possible repeat and merged at the end (tests
     /// use it to compare the merge with row by row on every row).
     case alwaysMergingEveryRow
+    /// As `always`, with every key's hash cut to two bits, so that keys share hashes (tests use
+    /// it for the merge's grouping in SQL).
+    case alwaysWithSharedHashes
     /// Never.
     case never
 }

@@ -50,15 +50,18 @@ final class ImportWriter {
 
     /// Every row set aside and merged (`BulkLoad.alwaysMergingEveryRow`).
     private let mergingEveryRow: Bool
+    /// Keys' hashes cut to two bits (`BulkLoad.alwaysWithSharedHashes`).
+    private let sharedHashes: Bool
     /// A page limit for the title index built alongside (`ImportOptions.titleScratchPages`).
     private let titleScratchPages: Int?
 
     /// movie_facets kept at the end, for an input large beside the catalog.
     private let deferredFacets: DeferredFacets?
 
-    init(db: Database, policy: DuplicatePolicy, bulkLoad: Bool, mergingEveryRow: Bool = false, titleScratchPages: Int? = nil,
+    init(db: Database, policy: DuplicatePolicy, bulkLoad: Bool, mergingEveryRow: Bool = false, sharedHashes: Bool = false, titleScratchPages: Int? = nil,
          deferFacets: Bool = false) throws {
         self.mergingEveryRow = mergingEveryRow
+        self.sharedHashes = sharedHashes
         self.titleScratchPages = titleScratchPages
         deferredFacets = deferFacets ? DeferredFacets(db: db) : nil
         self.db = db
@@ -96,7 +99,7 @@ final class ImportWriter {
             if row.present.contains(.title), try !hadMovies || BulkAppender.storedCatalogAllows(db, first: row) {
                 bulk = try BulkAppender(db: db, genres: genres, first: row, maxIDBefore: maxIDBefore, hadMovies: hadMovies,
                                         nowSeconds: nowSeconds, titleScratchPages: titleScratchPages,
-                                        sieve: RepeatSieve(seesEverything: mergingEveryRow))
+                                        sieve: RepeatSieve(seesEverything: mergingEveryRow), hashMask: sharedHashes ? 3 : .max)
             }
         }
         if let bulk, let batch {
@@ -157,13 +160,14 @@ final class ImportWriter {
         return folded
     }
 
-    /// Leaves bulk appending: writes what is queued, rebuilds the unique indexes, merges repeats.
+    /// Leaves bulk appending: writes what is queued, merges repeats, rebuilds the unique indexes.
     private func stopAppending() throws {
         guard let appender = bulk else { return }
         bulk = nil
         finishedBulk = appender
         try appender.stop(batch, timings: timings) {
-            let counts = try RepeatMerger.merge(db, key: appender.key, maxIDBefore: maxIDBefore, maxGenreIDBefore: genres.maxIDBefore,
+            let counts = try RepeatMerger.merge(db, key: appender.key, keys: appender.keys, indexKeys: { try appender.buildUniqueIndexes(timings) },
+                                                maxIDBefore: maxIDBefore, maxGenreIDBefore: genres.maxIDBefore,
                                                 policy: policy, fields: appender.fields, now: now, touched: &touched, timings: timings,
                                                 recordRetitled: appender.buildsTitlesAlongside)
             folded.repeated += counts.repeated

@@ -69,6 +69,7 @@ public final class Importer {
                     if let path = self.options.rejectsPath { self.rejects = try RejectsWriter(path: path) }
                     self.writer = try ImportWriter(db: db, policy: self.options.onDuplicate, bulkLoad: bulkLoad,
                                                    mergingEveryRow: self.options.bulkLoad == .alwaysMergingEveryRow,
+                                                   sharedHashes: self.options.bulkLoad == .alwaysWithSharedHashes,
                                                    titleScratchPages: self.options.titleScratchPages,
                                                    deferFacets: deferFacets)
                     for (input, format) in inputs { try self.importInput(input, format: format) }
@@ -127,7 +128,7 @@ public final class Importer {
     static func bulkLoads(_ options: ImportOptions, stored: Int, inputBytes: Int) -> Bool {
         switch options.bulkLoad {
         case .never: return false
-        case .always, .alwaysMergingEveryRow: return true
+        case .always, .alwaysMergingEveryRow, .alwaysWithSharedHashes: return true
         case .auto:
             let estimatedRows = inputBytes / 60   // a movie line is some 60 bytes
             // Measured at 1M stored: bulk wins for new rows from ~20% of the catalog, but merges

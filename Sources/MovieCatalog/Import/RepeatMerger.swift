@@ -6,8 +6,10 @@ import SQLiteStore
 /// has, and its genres when the input has genres.
 ///
 /// Set-aside rows keep the ids the append numbered them with, in input order, so a key's first
-/// and last rows are its smallest and largest ids. Rows appended at once never repeat a key,
-/// so the unique indexes are built before the merge, which finds each key's movie through them.
+/// and last rows are its smallest and largest ids. Each key's movie is found from the sorted key
+/// hashes of every row and stored movie (`RepeatGroups`), so the unique indexes of movies are
+/// built once, after the merge; should two keys share a hash, they are built first and the
+/// movies found through them.
 enum RepeatMerger {
     /// What rows are matched on while appending (see `BulkAppender`).
     enum Key {
@@ -25,7 +27,7 @@ enum RepeatMerger {
         fileprivate var group: String { self == .titleYear ? "title COLLATE NOCASE, ifnull(year, 0)" : "imdb_id" }
 
         /// The condition that finds, through `index`, the movie `m` with the key of `row`.
-        fileprivate func match(_ row: String) -> String {
+        func match(_ row: String) -> String {
             switch self {
             case .titleYear:
                 return "m.title = \(row).title COLLATE NOCASE AND ifnull(m.year, 0) = ifnull(\(row).year, 0) AND ifnull(m.imdb_id, '') = ''"
@@ -35,7 +37,8 @@ enum RepeatMerger {
         }
     }
 
-    /// The scratch tables (temp schema: nothing of them lands) that hold set-aside rows and their genre links.
+    /// The scratch tables (temp schema: nothing of them lands) that hold set-aside rows (with
+    /// their genres' bit set, as a facet row has it) and their genre links.
     static let tablesSQL = """
         DROP TABLE IF EXISTS temp.import_later;
         DROP TABLE IF EXISTS temp.import_later_genres;
@@ -46,7 +49,8 @@ enum RepeatMerger {
         """
     /// Drops the scratch tables.
     static let dropTablesSQL = "DROP TABLE IF EXISTS temp.import_later; DROP TABLE IF EXISTS temp.import_later_genres; DROP TABLE IF EXISTS temp.import_retitled;"
-    /// The scratch tables of rows (with `movies`' columns) and of their genre links.
+    /// The scratch tables of rows (with `movies`' columns and `MovieColumns.genreBits`) and of
+    /// their genre links.
     static let rowTable = "temp.import_later", linkTable = "temp.import_later_genres"
     /// With `recordRetitled`, the movies this load appended that the merge gave a title the title
     /// index holds otherwise, with the titles they had (under the IMDb-id key a repeat may bring
@@ -54,7 +58,7 @@ enum RepeatMerger {
     static let retitledTable = "temp.import_retitled"
 
     /// What a group's key was before its set-aside rows: `kind` in `import_groups`.
-    private enum Kind: Int64 {
+    enum Kind: Int64 {
         /// No movie: the group's first row is a new movie.
         case new = 0
         /// A movie this load appended (the key's first row).
@@ -63,13 +67,16 @@ enum RepeatMerger {
         case stored = 2
     }
 
-    /// Merges every set-aside row; movies with ids above `maxIDBefore` are this load's.
+    /// Merges every set-aside row; movies with ids above `maxIDBefore` are this load's. `keys`
+    /// holds every key's hash (nil: group in SQL); `indexKeys` builds the unique indexes of
+    /// movies, for finding movies by key in SQL.
     ///
     /// Its writes say OR FAIL: a failure rolls the whole import back either way, and unlike the
     /// default ABORT, FAIL needs no statement journal, a copy of every page a statement changes
     /// (117 MB for 50k repeats among 1M rows). The caller has SQLite's CHECKs off for the same
     /// reason: the rows were checked in Swift when they were set aside.
-    static func merge(_ db: Database, key: Key, maxIDBefore: Int64, maxGenreIDBefore: Int64, policy: DuplicatePolicy,
+    static func merge(_ db: Database, key: Key, keys: KeyRuns?, indexKeys: () throws -> Void,
+                      maxIDBefore: Int64, maxGenreIDBefore: Int64, policy: DuplicatePolicy,
                       fields: MovieFields, now: SQLValue, touched: inout TouchedIDs, timings: PhaseTimings,
                       recordRetitled: Bool = false) throws -> FoldCounts {
         // Only fixed SQL from `Key`, `MovieField` and `Kind` is interpolated.
@@ -80,24 +87,23 @@ enum RepeatMerger {
             CREATE TEMP TABLE import_relinked (id INTEGER PRIMARY KEY);
             """)
         defer { try? db.execute("DROP TABLE temp.import_groups; DROP TABLE temp.import_relinked") }
-        // One group per key, in key order, so the lookups walk the key's index in its order. The
-        // group's key columns are those of any of its rows (all equal under the key). Written in
-        // `keep` order: into their table at random places, a re-imported million took half as long
-        // again. The merge's sorts use one helper thread: with four, their memory lifted the
-        // import's peak RSS by a quarter.
+        // The merge's sorts use one helper thread: with four, their memory lifted the import's
+        // peak RSS by a quarter.
         let threads = try db.intScalar("PRAGMA threads")
         try db.execute("PRAGMA threads = 1")
         defer { try? db.execute("PRAGMA threads = \(threads)") }
-        try db.run("""
-            INSERT INTO temp.import_groups (keep, last, n, kind)
-            SELECT ifnull(m.id, g.first), g.last, g.n,
-                   CASE WHEN m.id IS NULL THEN \(Kind.new.rawValue) WHEN m.id <= ? THEN \(Kind.stored.rawValue) ELSE \(Kind.appended.rawValue) END
-              FROM (SELECT min(id) AS first, max(id) AS last, count(*) AS n, title, year, imdb_id
-                      FROM temp.import_later GROUP BY \(key.group)) g
-              LEFT JOIN movies m ON \(key.match("g"))
-             ORDER BY 1
-            """, [.integer(maxIDBefore)])
-        timings.mark("merge: group repeats")
+        var keyIndexed = false
+        func indexKeysOnce() throws {
+            if !keyIndexed { try indexKeys() }
+            keyIndexed = true
+        }
+        if try group(db, keys: keys, key: key, maxIDBefore: maxIDBefore) {
+            timings.mark("merge: group repeats")
+        } else {
+            try indexKeysOnce()
+            try groupInSQL(db, key: key, maxIDBefore: maxIDBefore)
+            timings.mark("merge: group repeats in SQL")
+        }
 
         var counts = FoldCounts()
         var stored = (groups: 0, rows: 0)
@@ -115,6 +121,7 @@ enum RepeatMerger {
             // Stored movies stay as they are: their repeats in the input simply go.
             counts.skipped = stored.rows
             if stored.groups > 0 {
+                try indexKeysOnce()
                 try dropGenresOfSkippedRows(db, key: key, maxIDBefore: maxIDBefore, maxGenreIDBefore: maxGenreIDBefore)
                 try db.execute("DELETE FROM temp.import_groups WHERE kind = \(Kind.stored.rawValue)")
             }
@@ -130,10 +137,11 @@ enum RepeatMerger {
         }
         // The movies whose title the index must hold otherwise, with the titles it has: stored ones
         // (the triggers are off) and, with `recordRetitled`, appended ones (the builder has their
-        // first titles). A title that stays alike in the index (under the title-and-year key every
-        // change a repeat can make) is left alone: a re-imported list touches no title.
-        let storedRetitled = try MovieTitlesTable.exists(db) && policy != .skip && stored.groups > 0
-        if storedRetitled || recordRetitled {
+        // first titles). A title that stays alike in the index is left alone: a re-imported list
+        // touches no title. Under the title-and-year key every change a repeat can make (its ASCII
+        // letters' case) leaves it alike, so only the IMDb-id key's repeats are looked at.
+        let storedRetitled = try key == .imdbID && MovieTitlesTable.exists(db) && policy != .skip && stored.groups > 0
+        if storedRetitled || (recordRetitled && key == .imdbID) {
             try db.run("""
                 INSERT INTO \(retitledTable) (id, title)
                 SELECT m.id, m.title FROM temp.import_groups g CROSS JOIN movies m ON m.id = g.keep
@@ -142,7 +150,7 @@ enum RepeatMerger {
                    AND NOT \(MovieTitlesTable.indexedAlike("m.title", "l.title"))
                 """, [.integer(storedRetitled ? Kind.stored.rawValue : -1), .integer(recordRetitled ? Kind.appended.rawValue : -1)])
         }
-        try copyLastRows(db, fields: fields, now: now)
+        try copyLastRows(db, fields: fields, now: now, keyIndexed: keyIndexed)
         if storedRetitled {
             // Stored movies leave the index by their old titles and come back with their new ones;
             // the appended ones wait for the index built alongside.
@@ -154,8 +162,7 @@ enum RepeatMerger {
         timings.mark("merge: copy values")
         try relinkGenres(db, fields: fields)
         timings.mark("merge: genres")
-        // The kept movies' facet rows, where their values or genres changed (the triggers are off).
-        try MovieFacetsTable.refresh(db, ids: "SELECT keep FROM temp.import_groups", relinked: "SELECT id FROM temp.import_relinked")
+        try refreshFacetRows(db, fields: fields)
         timings.mark("merge: facet rows")
         return counts
     }
@@ -163,7 +170,7 @@ enum RepeatMerger {
     /// Gives each group's movie its last row's values: new movies are inserted with them, the
     /// others get the columns the input has (the title always: its case may change; never the
     /// IMDb id, equal within a group or absent from all of it).
-    private static func copyLastRows(_ db: Database, fields: MovieFields, now: SQLValue) throws {
+    private static func copyLastRows(_ db: Database, fields: MovieFields, now: SQLValue, keyIndexed: Bool) throws {
         try db.execute("""
             INSERT OR FAIL INTO movies (id, \(MovieColumns.names), added_at, updated_at)
             SELECT g.keep, \(MovieField.stored.map { "l.\($0.column!)" }.joined(separator: ", ")), l.added_at, l.updated_at
@@ -171,10 +178,12 @@ enum RepeatMerger {
              WHERE g.kind = \(Kind.new.rawValue) ORDER BY g.keep
             """)
         let columns = MovieField.stored.filter { $0 == .title || ($0 != .imdbID && fields.contains($0)) }
-        // A column of the natural-key index is written only where it changes (a title's case, a
-        // year under the IMDb-id key): writing it moves the movie's index entry, at random places.
-        let keyed = columns.filter { $0 == .title || $0 == .year }.map { $0.column! }
-        let others = columns.filter { $0 != .title && $0 != .year }.map { $0.column! }
+        // With the natural-key index built, a column of it is written only where it changes (a
+        // title's case, a year under the IMDb-id key): writing it moves the movie's index entry,
+        // at random places. Without, every column is written in one pass.
+        let isKeyed = { (field: MovieField) in keyIndexed && (field == .title || field == .year) }
+        let keyed = columns.filter(isKeyed).map { $0.column! }
+        let others = columns.filter { !isKeyed($0) }.map { $0.column! }
         let last = "temp.import_groups g CROSS JOIN temp.import_later l ON l.id = g.last"
         func assign(_ names: [String]) -> String {
             "(\(names.joined(separator: ", "))) = (SELECT \(names.map { "l.\($0)" }.joined(separator: ", ")) FROM \(last) WHERE g.keep = m.id)"
@@ -184,6 +193,7 @@ enum RepeatMerger {
             UPDATE OR FAIL movies AS m SET \(others.isEmpty ? "" : assign(others) + ",") updated_at = ?
              WHERE m.id IN (SELECT keep FROM temp.import_groups WHERE kind <> \(Kind.new.rawValue))
             """, [now])
+        guard !keyed.isEmpty else { return }
         try db.execute("""
             UPDATE OR FAIL movies AS m SET \(assign(keyed))
              WHERE m.id IN (SELECT g.keep FROM \(last) CROSS JOIN movies k ON k.id = g.keep
@@ -197,23 +207,72 @@ enum RepeatMerger {
     /// Links that stay are not rewritten: a re-imported list changes few.
     private static func relinkGenres(_ db: Database, fields: MovieFields) throws {
         if fields.contains(.genres) {
-            let overflow = MovieFacetsTable.overflowBit
             // Bits alone cannot compare genres without a bit of their own: those count as changed.
             try db.execute("""
                 INSERT INTO temp.import_relinked (id)
-                SELECT g.keep FROM temp.import_groups g LEFT JOIN movie_facets f ON f.id = g.keep
+                SELECT g.keep FROM temp.import_groups g CROSS JOIN temp.import_later l ON l.id = g.last
+                       LEFT JOIN movie_facets f ON f.id = g.keep
                  WHERE g.kind <> \(Kind.new.rawValue)
-                   AND (f.genres IS NULL OR f.genres & \(overflow) <> 0
-                        OR f.genres IS NOT \(MovieFacetsTable.maskSQL(of: "g.last", in: linkTable)))
+                   AND (f.genres IS NULL OR f.genres & \(MovieFacetsTable.overflowBit) <> 0 OR f.genres IS NOT l.\(MovieColumns.genreBits))
                 """)
             try db.execute("DELETE FROM movie_genres WHERE movie_id IN (SELECT id FROM temp.import_relinked)")
         }
         try db.execute("""
             INSERT OR FAIL INTO movie_genres (movie_id, genre_id)
-            SELECT g.keep, lg.genre_id FROM temp.import_groups g CROSS JOIN temp.import_later_genres lg ON lg.movie_id = g.last
+            SELECT g.keep, lg.genre_id FROM temp.import_groups g CROSS JOIN \(linkTable) lg ON lg.movie_id = g.last
              WHERE g.kind = \(Kind.new.rawValue) OR g.keep IN (SELECT id FROM temp.import_relinked)
              ORDER BY 1, 2
             """)
+    }
+
+    /// Writes the facet rows of the groups' movies whose values or genres changed (the triggers
+    /// are off), from their last rows: the fields the input has, and genres when it has them; the
+    /// movie's own facet row gives the others (a movie without one, which a check at open puts
+    /// right before any command, is read from movies).
+    private static func refreshFacetRows(_ db: Database, fields: MovieFields) throws {
+        let missing = "f.id IS NULL AND g.kind <> \(Kind.new.rawValue)"
+        let genres = fields.contains(.genres) ? "l.\(MovieColumns.genreBits)"
+            : "CASE WHEN \(missing) THEN \(MovieFacetsTable.maskSQL(of: "g.keep")) ELSE ifnull(f.genres, l.\(MovieColumns.genreBits)) END"
+        let values = MovieFacetsTable.fields.map { entry in
+            fields.contains(entry.field) ? "l.\(entry.field.column!)"
+                : "CASE WHEN \(missing) THEN (SELECT \(entry.field.column!) FROM movies WHERE id = g.keep) ELSE f.\(entry.column) END"
+        }
+        let columns = ["genres"] + MovieFacetsTable.fields.map(\.column)
+        let now = ([genres] + values).joined(separator: ", ")
+        try db.execute("""
+            INSERT OR REPLACE INTO movie_facets (id, \(columns.joined(separator: ", ")))
+            SELECT g.keep, \(now)
+              FROM temp.import_groups g CROSS JOIN temp.import_later l ON l.id = g.last LEFT JOIN movie_facets f ON f.id = g.keep
+             WHERE f.id IS NULL OR (\(columns.map { "f.\($0)" }.joined(separator: ", "))) IS NOT (\(now))
+            """)
+    }
+
+    /// Writes the groups from the sorted key hashes (`RepeatGroups`); false, with none written,
+    /// when there are none to sort by, two keys share a hash, or the sort's temporary file failed.
+    private static func group(_ db: Database, keys: KeyRuns?, key: Key, maxIDBefore: Int64) throws -> Bool {
+        guard let keys else { return false }
+        do {
+            return try RepeatGroups.write(db, keys: keys, key: key, maxIDBefore: maxIDBefore)
+        } catch is KeyRuns.Failure {
+            try db.execute("DELETE FROM temp.import_groups")
+            return false
+        }
+    }
+
+    /// Writes one group per key to `temp.import_groups`, found by SQL through the natural-key
+    /// index: in key order, so the lookups walk the index in its order; written in `keep` order
+    /// (into their table at random places, a re-imported million took half as long again). The
+    /// group's key columns are those of any of its rows (all equal under the key).
+    private static func groupInSQL(_ db: Database, key: Key, maxIDBefore: Int64) throws {
+        try db.run("""
+            INSERT INTO temp.import_groups (keep, last, n, kind)
+            SELECT ifnull(m.id, g.first), g.last, g.n,
+                   CASE WHEN m.id IS NULL THEN \(Kind.new.rawValue) WHEN m.id <= ? THEN \(Kind.stored.rawValue) ELSE \(Kind.appended.rawValue) END
+              FROM (SELECT min(id) AS first, max(id) AS last, count(*) AS n, title, year, imdb_id
+                      FROM temp.import_later GROUP BY \(key.group)) g
+              LEFT JOIN movies m ON \(key.match("g"))
+             ORDER BY 1
+            """, [.integer(maxIDBefore)])
     }
 
     /// Under skip, removes the genres this load added that only rows repeating stored movies

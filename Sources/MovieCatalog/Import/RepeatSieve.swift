@@ -76,37 +76,43 @@ struct RepeatSieve {
         return false
     }
 
-    /// The hash of a movie's key as the natural-key index compares it: the title with ASCII
-    /// letters folded (NOCASE folds no others), the year (0 when missing) and the IMDb id
-    /// (none when missing). FNV-1a, then mixed so that every bit depends on every byte.
-    private static func mix(title: UnsafeBufferPointer<UInt8>?, year: Int?, imdbID: UnsafeBufferPointer<UInt8>?) -> UInt64 {
+    /// Writes into `key` a movie's key as the natural-key index compares it: the IMDb id alone
+    /// when `byIMDbID`, else the title with ASCII letters folded (NOCASE folds no others), a
+    /// separator no UTF-8 text holds (so ("ab", 1) and ("a", ...) cannot run together), and the
+    /// year's eight bytes (0 when missing). Equal keys have equal bytes, and only they: the one
+    /// place that says which fields a key is.
+    static func key(title: UnsafeBufferPointer<UInt8>?, year: Int?, imdbID: UnsafeBufferPointer<UInt8>?, byIMDbID: Bool,
+                    into key: inout [UInt8]) {
+        key.removeAll(keepingCapacity: true)
+        if byIMDbID {
+            key.append(contentsOf: imdbID ?? UnsafeBufferPointer(start: nil, count: 0))
+            return
+        }
+        for byte in title ?? UnsafeBufferPointer(start: nil, count: 0) { key.append(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) }
+        key.append(0xFF)
+        withUnsafeBytes(of: Int64(year ?? 0).littleEndian) { key.append(contentsOf: $0) }
+    }
+
+    /// The key of a movie's values (see `key(title:year:imdbID:byIMDbID:into:)`).
+    static func key(of movie: Movie, byIMDbID: Bool, into key: inout [UInt8]) {
+        var title = movie.title, id = movie.imdbID ?? ""
+        title.withUTF8 { t in id.withUTF8 { Self.key(title: t, year: movie.year, imdbID: $0, byIMDbID: byIMDbID, into: &key) } }
+    }
+
+    /// The hash of a key's bytes: FNV-1a, then mixed so that every bit depends on every byte.
+    static func hash(_ key: [UInt8]) -> UInt64 {
         var h: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in title ?? UnsafeBufferPointer(start: nil, count: 0) {
-            h = (h ^ UInt64(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte)) &* 0x100_0000_01B3
-        }
-        // A separator no UTF-8 text holds, so ("ab", 1) and ("a", ...) cannot run together.
-        h = (h ^ 0xFF) &* 0x100_0000_01B3
-        var y = UInt64(bitPattern: Int64(year ?? 0))
-        for _ in 0..<8 {
-            h = (h ^ (y & 0xFF)) &* 0x100_0000_01B3
-            y >>= 8
-        }
-        for byte in imdbID ?? UnsafeBufferPointer(start: nil, count: 0) { h = (h ^ UInt64(byte)) &* 0x100_0000_01B3 }
+        for byte in key { h = (h ^ UInt64(byte)) &* 0x100_0000_01B3 }
         // SplitMix64's finaliser: FNV's high bits alone are weak.
         h = (h ^ (h >> 30)) &* 0xBF58_476D_1CE4_E5B9
         h = (h ^ (h >> 27)) &* 0x94D0_49BB_1331_11EB
         return h ^ (h >> 31)
     }
 
-    /// The hash of a movie's key, from its stored bytes: the IMDb id alone when `byIMDbID`, else
-    /// the title and year (the one place that says which fields a key is).
-    static func hash(title: UnsafeBufferPointer<UInt8>?, year: Int?, imdbID: UnsafeBufferPointer<UInt8>?, byIMDbID: Bool) -> UInt64 {
-        byIMDbID ? mix(title: nil, year: nil, imdbID: imdbID) : mix(title: title, year: year, imdbID: nil)
-    }
-
-    /// The key hash of a movie's values (see `hash(title:year:imdbID:byIMDbID:)`).
+    /// The hash of a movie's key (for tests; a load reuses one key buffer).
     static func hash(of movie: Movie, byIMDbID: Bool) -> UInt64 {
-        var title = movie.title, id = movie.imdbID ?? ""
-        return title.withUTF8 { t in id.withUTF8 { hash(title: t, year: movie.year, imdbID: $0, byIMDbID: byIMDbID) } }
+        var bytes: [UInt8] = []
+        key(of: movie, byIMDbID: byIMDbID, into: &bytes)
+        return hash(bytes)
     }
 }
