@@ -166,4 +166,12 @@ import TestSupport
         #expect(got.count == expected.count)
         #expect(zip(got, expected).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 && $0.2 == $1.2 })
     }
+
+    @Test("runs that cannot be written (no writable directory) fail with KeyRuns.Failure, which the load answers by grouping in SQL")
+    func unwritable() throws {
+        let runs = KeyRuns(budget: 64, directories: ["/nonexistent-\(UUID().uuidString)"])
+        #expect(throws: KeyRuns.Failure.self) {
+            for id in 0..<100 { try runs.add(key: UInt64(id), id: Int64(id)) }
+        }
+    }
 }

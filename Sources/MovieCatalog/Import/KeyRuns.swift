@@ -40,9 +40,17 @@ final class KeyRuns {
     /// Records added so far.
     private(set) var count = 0
 
-    /// A sorter that keeps up to `budget` bytes of records in memory.
-    init(budget: Int = 2 << 20) {
+    /// Where the runs may go, in order of preference (SQLite's own choice for its temporary files).
+    private let directories: [String]
+
+    /// A sorter that keeps up to `budget` bytes of records in memory, its runs in the first
+    /// writable directory of `directories` (SQLite's choice: `SQLITE_TMPDIR`, `TMPDIR`, /var/tmp,
+    /// /usr/tmp, /tmp).
+    init(budget: Int = 2 << 20, directories: [String]? = nil) {
         self.budget = budget
+        let variables: [String] = ["SQLITE_TMPDIR", "TMPDIR"]
+        self.directories = directories
+            ?? variables.compactMap { name in getenv(name).map { String(cString: $0) } } + ["/var/tmp", "/usr/tmp", "/tmp"]
     }
 
     deinit {
@@ -69,7 +77,7 @@ final class KeyRuns {
     /// Writes the records in memory as one sorted run.
     private func spill() throws {
         guard !entries.isEmpty else { return }
-        if file == nil { file = try Self.temporaryFile() }
+        if file == nil { file = try temporaryFile() }
         sortEntries()
         var out: [UInt8] = []
         out.reserveCapacity(1 << 18)
@@ -98,9 +106,11 @@ final class KeyRuns {
         withUnsafeBytes(of: value.littleEndian) { out.append(contentsOf: $0) }
     }
 
-    /// A file in the temporary directory (`TMPDIR`, else /tmp), unlinked at once.
-    private static func temporaryFile() throws -> UnsafeMutablePointer<FILE> {
-        let directory = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
+    /// A file in the first writable directory, unlinked at once.
+    private func temporaryFile() throws -> UnsafeMutablePointer<FILE> {
+        guard let directory = directories.first(where: { access($0, W_OK | X_OK) == 0 }) else {
+            throw Failure(reason: "no writable temporary directory among \(directories.joined(separator: ", "))")
+        }
         var template = Array((directory + "/moviecat-keys-XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw Failure(reason: "cannot make a temporary file in \(directory): \(String(cString: strerror(errno)))") }

@@ -135,36 +135,45 @@ enum RepeatMerger {
                 }
             }
         }
-        // The movies whose title the index must hold otherwise, with the titles it has: stored ones
-        // (the triggers are off) and, with `recordRetitled`, appended ones (the builder has their
-        // first titles). A title that stays alike in the index is left alone: a re-imported list
-        // touches no title. Under the title-and-year key every change a repeat can make (its ASCII
-        // letters' case) leaves it alike, so only the IMDb-id key's repeats are looked at.
+        // Under the title-and-year key every change a repeat can make to a title (its ASCII
+        // letters' case) leaves it alike in the title index: only the IMDb-id key's can retitle.
         let storedRetitled = try key == .imdbID && MovieTitlesTable.exists(db) && policy != .skip && stored.groups > 0
-        if storedRetitled || (recordRetitled && key == .imdbID) {
-            try db.run("""
-                INSERT INTO \(retitledTable) (id, title)
-                SELECT m.id, m.title FROM temp.import_groups g CROSS JOIN movies m ON m.id = g.keep
-                       CROSS JOIN temp.import_later l ON l.id = g.last
-                 WHERE g.kind IN (?, ?) AND m.title IS NOT l.title
-                   AND NOT \(MovieTitlesTable.indexedAlike("m.title", "l.title"))
-                """, [.integer(storedRetitled ? Kind.stored.rawValue : -1), .integer(recordRetitled ? Kind.appended.rawValue : -1)])
-        }
+        var retitled: [Kind] = storedRetitled ? [.stored] : []
+        if recordRetitled && key == .imdbID { retitled.append(.appended) }
+        try listRetitled(db, retitled)
         try copyLastRows(db, fields: fields, now: now, keyIndexed: keyIndexed)
-        if storedRetitled {
-            // Stored movies leave the index by their old titles and come back with their new ones;
-            // the appended ones wait for the index built alongside.
-            let isStored = "id <= ?", bound: [SQLValue] = [.integer(maxIDBefore)]
-            try MovieTitlesTable.remove(db, indexedAs: retitledTable, where: isStored, bound)
-            try MovieTitlesTable.add(db, where: "m.id IN (SELECT id FROM \(retitledTable) WHERE \(isStored))", bound)
-            try db.run("DELETE FROM \(retitledTable) WHERE \(isStored)", bound)
-        }
+        if storedRetitled { try reindexStoredTitles(db, maxIDBefore: maxIDBefore) }
         timings.mark("merge: copy values")
         try relinkGenres(db, fields: fields)
         timings.mark("merge: genres")
         try refreshFacetRows(db, fields: fields)
         timings.mark("merge: facet rows")
         return counts
+    }
+
+    /// Lists in `retitledTable`, with the titles the index has, the movies of `kinds` whose last
+    /// rows bring a title it must hold otherwise: stored ones (the triggers are off) and appended
+    /// ones (the builder has their first titles). A title that stays alike in the index is left
+    /// alone: a re-imported list touches no title.
+    private static func listRetitled(_ db: Database, _ kinds: [Kind]) throws {
+        guard !kinds.isEmpty else { return }
+        try db.execute("""
+            INSERT INTO \(retitledTable) (id, title)
+            SELECT m.id, m.title FROM temp.import_groups g CROSS JOIN movies m ON m.id = g.keep
+                   CROSS JOIN temp.import_later l ON l.id = g.last
+             WHERE g.kind IN (\(kinds.map { String($0.rawValue) }.joined(separator: ", "))) AND m.title IS NOT l.title
+               AND NOT \(MovieTitlesTable.indexedAlike("m.title", "l.title"))
+            """)
+    }
+
+    /// Takes the stored movies listed in `retitledTable` out of the title index by their old
+    /// titles and puts them back with their new ones; the appended ones stay listed for the
+    /// index built alongside.
+    private static func reindexStoredTitles(_ db: Database, maxIDBefore: Int64) throws {
+        let isStored = "id <= ?", bound: [SQLValue] = [.integer(maxIDBefore)]
+        try MovieTitlesTable.remove(db, indexedAs: retitledTable, where: isStored, bound)
+        try MovieTitlesTable.add(db, where: "m.id IN (SELECT id FROM \(retitledTable) WHERE \(isStored))", bound)
+        try db.run("DELETE FROM \(retitledTable) WHERE \(isStored)", bound)
     }
 
     /// Gives each group's movie its last row's values: new movies are inserted with them, the
