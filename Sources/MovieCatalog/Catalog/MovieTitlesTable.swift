@@ -154,18 +154,9 @@ enum MovieTitlesTable {
     /// `hashsize`), during a bulk load and after: some 3 MB of an import's memory.
     static let pendingBytes = 2 << 20
 
-    /// Takes the movies `condition` (over `movies m`) selects out of the index, by the titles they
-    /// were indexed with (contentless: FTS5 needs them): before a bulk load rewrites their titles
-    /// with the triggers off. Their exception rows wait for `add`, which knows the new titles.
-    static func remove(_ db: Database, where condition: String, _ bindings: [SQLValue]) throws {
-        try db.run("""
-            INSERT INTO movie_titles (movie_titles, rowid, title)
-            SELECT 'delete', m.id, \(indexed("m.title")) FROM movies m WHERE (\(condition)) ORDER BY m.id
-            """, bindings)
-    }
-
     /// Takes movies out of the index by the titles `table` (a fixed name, columns id and title)
-    /// says they were indexed with: its rows that `condition` selects.
+    /// says they were indexed with (contentless: FTS5 needs them): its rows that `condition`
+    /// selects. Their exception rows wait for `add`, which knows the new titles.
     static func remove(_ db: Database, indexedAs table: String, where condition: String = "1", _ bindings: [SQLValue] = []) throws {
         try db.run("""
             INSERT INTO movie_titles (movie_titles, rowid, title)

@@ -168,7 +168,6 @@ final class BulkAppender {
         // Every title is with the builder: it indexes them while the indexes below are built.
         titles?.appendDone()
         timings.mark("append rows (\(setAside) set aside)")
-        if setAside == 0 { keys = nil }
         if let totalsTrigger {
             try db.execute(totalsTrigger)
             self.totalsTrigger = nil
