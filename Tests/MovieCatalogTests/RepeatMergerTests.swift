@@ -49,6 +49,7 @@ import TestSupport
 
         let report = try TitleIndexBuilderTests.importAlways(catalog, dir, "b.csv")
         #expect(report.total.updated == 200 && report.total.inserted == 0)
+        #expect(!report.timings.contains { $0.name.hasPrefix("index ") }, "no new rows: the indexes stayed")
         #expect(try db.query("SELECT DISTINCT id FROM facet_writes ORDER BY id") { try $0.int64(0) } == [10, 11, 20])
         #expect(try db.query(blocks) { try $0.text(1) } == indexBefore, "no title was taken out and put back")
         #expect(try db.intScalar("SELECT count(*) FROM movies WHERE updated_at = 0") == 0, "every movie was updated")
@@ -58,6 +59,32 @@ import TestSupport
         #expect(try TitleIndexBuilderTests.found(db, "film number 30") == [30])
         #expect(try MovieFacetsTable.mismatches(db) == 0)
         #expect(MovieTitlesTable.isSound(db))
+    }
+
+    @Test("a stored catalog keeps its indexes while an input's new rows are few (a 32nd of it), and drops and rebuilds them past that",
+          arguments: [2, 3, 40])
+    func indexesKeptForFewNewRows(newRows: Int) throws {
+        let stored = (1...64).map { Self.row($0) }
+        let input = (1...64).map { Self.row($0, rating: "7.7") } + (65..<(65 + newRows)).map { Self.row($0) }
+        let (catalog, dir) = try BulkLoadTests.catalog(["a.csv": Self.csv(stored), "b.csv": Self.csv(input)])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = catalog.db
+        _ = try TitleIndexBuilderTests.importAlways(catalog, dir, "a.csv")
+        let report = try TitleIndexBuilderTests.importAlways(catalog, dir, "b.csv")
+        #expect(report.total.inserted == newRows && report.total.updated == 64)
+        // 64 / 32 = 2 new rows wait with the repeats; the third drops the indexes.
+        #expect(report.timings.contains { $0.name == "index movies_natural_key" } == (newRows > 2))
+        #expect(try db.intScalar("SELECT count(*) FROM movies WHERE rating = 7.7 AND id <= 64") == 64)
+        #expect(try db.intScalar("SELECT count(*) FROM movies") == 64 + newRows)
+        #expect(try MovieFacetsTable.mismatches(db) == 0)
+        #expect(try db.scalar("PRAGMA integrity_check") == .text("ok"))
+        let fresh = try Catalog(path: dir.appendingPathComponent("fresh.sqlite").path)
+        let schema = "SELECT type || ' ' || name || ': ' || ifnull(sql, '') FROM sqlite_master ORDER BY type, name"
+        #expect(try db.query(schema) { try $0.text(0) } == fresh.db.query(schema) { try $0.text(0) })
+        // The new movies are numbered after the input's rows before them, and are in the title index.
+        let found = try TitleIndexBuilderTests.found(db, "film number 65")
+        let id = try db.query("SELECT id FROM movies WHERE title = 'Film number 65'") { try $0.int64(0) }
+        #expect(found.count == 1 && found == id)
     }
 
     @Test("under the IMDb-id key, a re-import that retitles stored movies finds them by their new titles only")

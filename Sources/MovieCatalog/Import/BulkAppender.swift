@@ -22,6 +22,9 @@ final class BulkAppender {
     /// Index definitions dropped for the load; the unique ones come back in `stop()`, the rest in
     /// `finish()` (or in `stop()`, while the title index is built alongside).
     private(set) var droppedIndexes: [(name: String, sql: String)] = []
+    /// How many new rows are still set aside, as repeats are, before the indexes are dropped
+    /// (nil once they are).
+    private var newRowsKept: Int?
     /// The triggers on movies and movie_genres (movie_facets', movie_titles'), off while
     /// appending (rows and their facet rows are written together here, titles indexed after);
     /// back in `stop()`.
@@ -69,6 +72,12 @@ final class BulkAppender {
         self.nowSeconds = nowSeconds
         self.sieve = sieve
         self.hashMask = hashMask
+        // A stored catalog keeps its indexes while its new rows are few (a 32nd of it): a list
+        // imported again brings few or none, and rebuilding every index (5–8 s at 1M movies)
+        // costs more than writing a few movies into them. Until then new rows are set aside with
+        // the repeats and merged at the end (appending them into the live indexes cost some 50 µs
+        // a row at 1M; set aside, a tenth of that when the indexes are dropped after all).
+        newRowsKept = hadMovies ? max(1, try db.intScalar("SELECT count(*) FROM movies") / 32) : nil
         appended = try AppendQueue(db, table: "movies", linkTable: "movie_genres", facets: true, nowSeconds: nowSeconds)
         try db.execute(RepeatMerger.tablesSQL)
         later = try AppendQueue(db, table: RepeatMerger.rowTable, linkTable: RepeatMerger.linkTable, facets: false, nowSeconds: nowSeconds)
@@ -78,7 +87,7 @@ final class BulkAppender {
         if !hadMovies { titles = TitleIndexBuilder.start(for: db, pageLimit: titleScratchPages) }
         droppedTriggers = try db.dropSchemaObjects("trigger", on: ["movies", "movie_genres"]).map(\.sql)
         totalsTrigger = try db.dropSchemaObjects("trigger", on: ["movie_facets"]) { $0.name == FacetTotals.triggers[0] }.first?.sql
-        droppedIndexes = try db.dropSchemaObjects("index", on: ["movies", "movie_genres", "movie_facets"])
+        if newRowsKept == nil { try dropIndexes() }
         // Appended rows are checked by MovieRules.violation, not by SQLite's CHECKs. A flag
         // pragma re-prepares statements, so only those stepped while appending skip them.
         try db.execute("PRAGMA ignore_check_constraints = ON")
@@ -129,7 +138,8 @@ final class BulkAppender {
     }
 
     /// Queues row `index` of `batch` with the next id, to be appended, or set aside when its key
-    /// may repeat one seen before; its genres follow it. Returns the id.
+    /// may repeat one seen before (or while a stored catalog keeps its indexes); its genres
+    /// follow it. Returns the id.
     func append(_ row: ImportRow, at index: Int, of batch: UnsafeBufferPointer<ImportRow>) throws -> Int64 {
         if let violation = MovieRules.violation(in: row.movie) {
             throw CatalogError(.internalError, "internal error: line \(row.line) passed validation but \(violation)")
@@ -138,7 +148,15 @@ final class BulkAppender {
         nextID += 1
         RepeatSieve.key(of: row.movie, byIMDbID: key == .imdbID, into: &keyBytes)
         let hash = RepeatSieve.hash(keyBytes) & hashMask
-        let queue = sieve.insert(hash) ? later : appended
+        var queue = sieve.insert(hash) ? later : appended
+        if queue === appended, let kept = newRowsKept {
+            if kept > 0 {
+                newRowsKept = kept - 1
+                queue = later
+            } else {
+                try dropIndexes()
+            }
+        }
         try record(hash, id: id, setAside: queue === later)
         if queue === later { setAside += 1 } else { titles?.add(id: id, title: row.movie.title) }
         queue.add(index, id: id)
@@ -217,6 +235,12 @@ final class BulkAppender {
             try MovieTitlesTable.add(db, where: "m.id IN (SELECT id FROM \(RepeatMerger.rowTable)) OR m.id IN (SELECT id FROM \(RepeatMerger.retitledTable))", [])
         }
         return true
+    }
+
+    /// Drops the indexes of movies, movie_genres and movie_facets for the rest of the append.
+    private func dropIndexes() throws {
+        droppedIndexes = try db.dropSchemaObjects("index", on: ["movies", "movie_genres", "movie_facets"])
+        newRowsKept = nil
     }
 
     /// Builds the unique indexes of movies again, unless built already: after the merge, or for

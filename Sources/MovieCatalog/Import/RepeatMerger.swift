@@ -92,7 +92,8 @@ enum RepeatMerger {
         let threads = try db.intScalar("PRAGMA threads")
         try db.execute("PRAGMA threads = 1")
         defer { try? db.execute("PRAGMA threads = \(threads)") }
-        var keyIndexed = false
+        // A load into a stored catalog that appended few rows kept its indexes.
+        var keyIndexed = try db.hasSchemaObject(key.index, type: "index")
         func indexKeysOnce() throws {
             if !keyIndexed { try indexKeys() }
             keyIndexed = true
