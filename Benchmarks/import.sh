@@ -12,6 +12,8 @@
 #   DUPLICATES=0           percent of rows that repeat an earlier row's title and year
 #                          (gen_movies.py --duplicates); the catalogs must then hold the
 #                          distinct movies, the floor's table every row
+#   SHUFFLE=1              shuffle the generated rows (seeded), so that repeats lie far
+#                          from the rows they repeat: moviecat folds the near ones in memory
 #   SKIP_MOVIECAT=1        leave moviecat out (to try the script without a build)
 #   SKIP_SQLITE_UTILS=1    leave sqlite-utils out
 #   SKIP_YARDSTICKS=1      leave out normalise.sql and Python (minutes a run at 10M rows)
@@ -21,7 +23,7 @@
 #                          it made (every row then repeats a stored movie)
 set -euo pipefail
 
-usage() { sed -n '2,23s/^# \{0,1\}//p' "$0"; }
+usage() { sed -n '2,25s/^# \{0,1\}//p' "$0"; }
 die() { printf 'import.sh: error: %s\n' "$*" >&2; exit 1; }
 
 case "${1:-}" in -h|--help) usage; exit 0 ;; esac
@@ -78,6 +80,21 @@ CSV=$DATA/movies-$ROWS-seed$SEED$SUFFIX.csv
 SAMPLE_CSV=$DATA/movies-$SAMPLE_ROWS-seed$SEED$SUFFIX.csv
 generate "$ROWS" "$CSV"
 [[ ${SKIP_SQLITE_UTILS:-0} == 1 ]] || generate "$SAMPLE_ROWS" "$SAMPLE_CSV"
+# shuffled FILE: the file's rows in a seeded random order, header first (the generator
+# quotes no line break, so a line is a row); the same movies, the same summary.
+shuffled() {
+    local file=$1 out=${1%.csv}-shuffled.csv
+    if [[ ! -s $out ]]; then
+        { head -n 1 "$file"; tail -n +2 "$file" | shuf --random-source=<(yes "$SEED"); } > "$out.partial"
+        mv "$out.partial" "$out"
+    fi
+    cp "$file.summary" "$out.summary"
+    echo "$out"
+}
+if [[ ${SHUFFLE:-0} == 1 ]]; then
+    CSV=$(shuffled "$CSV")
+    [[ ${SKIP_SQLITE_UTILS:-0} == 1 ]] || SAMPLE_CSV=$(shuffled "$SAMPLE_CSV")
+fi
 DISTINCT=$(sed -n 's/.*(\([0-9]*\) distinct movies.*/\1/p' "$CSV.summary")
 [[ -n $DISTINCT ]] || die "no count of distinct movies in $CSV.summary; delete $CSV to regenerate it"
 

@@ -131,6 +131,10 @@ import TestSupport
         let shared = try Self.run(c, bulk: .alwaysWithSharedHashes, stored: stored, input: input)
         #expect(shared.rows == rowByRow.rows)
         #expect(shared.counts == rowByRow.counts)
+        // Few rows held back: repeats fold into held rows, and later ones are set aside.
+        let few = try Self.run(c, bulk: .alwaysHoldingFewRows, stored: stored, input: input)
+        #expect(few.rows == rowByRow.rows)
+        #expect(few.counts == rowByRow.counts)
         let storedCount = c.ids == .all || c.ids == .storedOnly ? 45 : 40
         #expect(rowByRow.counts.read == 120 + storedCount)
         if c.ids == .storedOnly { #expect(rowByRow.counts.rejected > 0, "id-less rows of a shared title and year are ambiguous") }
@@ -215,6 +219,9 @@ import TestSupport
         let (plainRows, plainCounts) = try run(.never)
         #expect(bulkRows == plainRows)
         #expect(bulkCounts == plainCounts)
+        let (fewHeldRows, fewHeldCounts) = try run(.alwaysHoldingFewRows)
+        #expect(fewHeldRows == plainRows)
+        #expect(fewHeldCounts == plainCounts)
         #expect(plainCounts.read == 700 && plainCounts.repeated > 0)
     }
 

@@ -110,19 +110,21 @@ import TestSupport
 
 /// The merge's grouping by sorted key hashes, and its way out when two keys share a hash.
 @Suite struct RepeatGroupsTests {
-    @Test("a load whose keys share hashes groups its repeats in SQL; one whose keys do not, by their hashes",
-          arguments: [BulkLoad.always, .alwaysWithSharedHashes])
+    @Test("repeats of held rows fold in memory; of written ones, are grouped by their hashes, or in SQL when keys share hashes",
+          arguments: [BulkLoad.always, .alwaysHoldingFewRows, .alwaysWithSharedHashes])
     func groupingPath(bulk: BulkLoad) throws {
-        let rows = (1...60).map { RepeatMergerTests.row($0) }
+        let rows = (1...200).map { RepeatMergerTests.row($0) }
         let again = (1...60).map { RepeatMergerTests.row($0, rating: "5.5") }
         let (catalog, dir) = try BulkLoadTests.catalog(["a.csv": RepeatMergerTests.csv(rows + again)])
         defer { try? FileManager.default.removeItem(at: dir) }
         let report = try TitleIndexBuilderTests.importAlways(catalog, dir, "a.csv") { $0.bulkLoad = bulk }
         let phases = report.timings.map(\.name)
         #expect(phases.contains("merge: group repeats in SQL") == (bulk == .alwaysWithSharedHashes))
-        #expect(phases.contains("merge: group repeats") == (bulk == .always))
-        #expect(report.total.inserted == 60 && report.total.repeated == 60)
-        #expect(try catalog.db.intScalar("SELECT count(*) FROM movies WHERE rating = 5.5") == 60)
+        #expect(phases.contains("merge: group repeats") == (bulk == .alwaysHoldingFewRows))
+        // All 200 rows are still held when their repeats come (and none is set aside).
+        #expect(phases.contains("append rows (0 set aside)") == (bulk == .always))
+        #expect(report.total.inserted == 200 && report.total.repeated == 60)
+        #expect(try catalog.db.intScalar("SELECT count(*) FROM movies WHERE rating = 5.5 AND id <= 60") == 60)
         #expect(try MovieFacetsTable.mismatches(catalog.db) == 0)
     }
 

@@ -3,6 +3,11 @@ import SQLiteStore
 /// Rows a bulk load queues for one destination (the catalog's tables, or the merge's scratch
 /// tables), written `batchSize` at a time as multi-row INSERTs with typed binds: each row, its
 /// facet row (for the catalog) and its genre links.
+///
+/// A queue with a `window` holds its last rows back, up to that many, and finds them by their
+/// keys' hashes: a repeat of one of them replaces it in memory (`replace`) instead of being set
+/// aside and merged at the end. Repeats close together, as in a list sorted by title, then cost
+/// what a parsed row does.
 final class AppendQueue {
     static let batchSize = 64
     private let insertRow: Statement
@@ -13,19 +18,33 @@ final class AppendQueue {
     private let insertLink: Statement
     private let insertLinks: Statement
     private let nowSeconds: Int64
-    /// Queued rows, by index in the caller's batch, with their ids and genre bit sets.
-    private var rows: [Int] = []
-    private var ids: [Int64] = []
-    private var masks: [Int64] = []
-    /// Their genre links as (movie id, genre id) pairs, written after the rows.
+
+    /// A queued row: its values, id, genres and key's hash.
+    private struct Row {
+        var movie: Movie
+        var id: Int64
+        var genreIDs: [Int64] = []
+        var genreBits: Int64 = 0
+        var hash: UInt64 = 0
+    }
+    /// Queued rows, oldest first from `head`: a ring of `window` + `batchSize` slots.
+    private var ring: [Row] = []
+    private var head = 0
+    private var count = 0
+    private let window: Int
+    /// Slot + 1 of the queued row with a hash, by the hash's low bits (0: none). One entry a hash
+    /// position: a later row may take an earlier one's, which then just goes unfound.
+    private var slots: [Int32]
+    /// Genre links of written rows as (movie id, genre id) pairs, written after the rows.
     private var links: [Int64] = []
-    /// Where the last row's links start in `links`.
-    private var firstLink = 0
+    /// Told each row's id and title as it is written, in id order.
+    var onWrite: ((Int64, String) -> Void)?
 
     /// A queue into `table` (with `movies`' columns) and `linkTable`, and with `facets` into
     /// movie_facets too; else into `table`'s `MovieColumns.genreBits` column goes each row's
-    /// genres' bit set, as its facet row would have it. Table names are the caller's fixed SQL.
-    init(_ db: Database, table: String, linkTable: String, facets: Bool, nowSeconds: Int64) throws {
+    /// genres' bit set, as its facet row would have it. It holds back up to `window` rows. Table
+    /// names are the caller's fixed SQL.
+    init(_ db: Database, table: String, linkTable: String, facets: Bool, window: Int = 0, nowSeconds: Int64) throws {
         func many(_ head: String, _ values: String) -> String {
             head + Array(repeating: values, count: Self.batchSize).joined(separator: ", ")
         }
@@ -42,50 +61,74 @@ final class AppendQueue {
                try db.prepare(many(MovieFacetsTable.insertHead, MovieFacetsTable.insertValues), persistent: true))
             : nil
         self.nowSeconds = nowSeconds
+        self.window = window
+        // 16 hash positions a held row: few are taken by a later row's.
+        slots = window > 0 ? [Int32](repeating: 0, count: 1 << (Int.bitWidth - (window * 16 - 1).leadingZeroBitCount)) : []
     }
 
-    /// Whether a whole batch of rows is queued.
-    var isFull: Bool { rows.count == Self.batchSize }
-
-    /// Queues row `index` of the caller's batch, with `id`; its genres follow with `link`.
-    func add(_ index: Int, id: Int64) {
-        rows.append(index)
-        ids.append(id)
-        masks.append(0)
-        firstLink = links.count
+    /// Queues `movie` as movie `id`, linked to `genreIDs` (distinct), with its key's `hash`.
+    func add(_ movie: Movie, id: Int64, genreIDs: [Int64], hash: UInt64) {
+        let slot = slot(count)
+        if slot == ring.count { ring.append(Row(movie: movie, id: id)) } else { ring[slot].id = id }
+        count += 1
+        set(slot, movie, genreIDs: genreIDs, hash: hash)
+        if window > 0 { slots[Int(hash & UInt64(slots.count - 1))] = Int32(slot + 1) }
     }
 
-    /// Links the row queued last to a genre; a genre named twice in one cell links once.
-    func link(_ genreID: Int64) {
-        if stride(from: firstLink + 1, to: links.count, by: 2).contains(where: { links[$0] == genreID }) { return }
-        links.append(ids[ids.count - 1])
-        links.append(genreID)
-        masks[masks.count - 1] |= MovieFacetsTable.bit(ofGenre: genreID)
+    /// The id, values and genres of the held row whose key's hash is `hash`, if one may be (the
+    /// caller compares the keys), and its slot for `replace`.
+    func held(hash: UInt64) -> (slot: Int, id: Int64, movie: Movie, genreIDs: [Int64])? {
+        guard !slots.isEmpty else { return nil }
+        let slot = Int(slots[Int(hash & UInt64(slots.count - 1))]) - 1
+        guard slot >= 0, (slot - head + ring.count) % ring.count < count, ring[slot].hash == hash else { return nil }
+        return (slot, ring[slot].id, ring[slot].movie, ring[slot].genreIDs)
     }
 
-    /// Writes the queued rows, then their genre links: full batches only, unless `all`, when the
-    /// rest go one by one.
-    func flush(_ batch: UnsafeBufferPointer<ImportRow>?, all: Bool) throws {
-        precondition(rows.isEmpty || batch != nil, "queued rows outlived their batch")
-        if let batch, isFull || (all && !rows.isEmpty) {
-            let statement = isFull ? insertRows : insertRow
-            let facets = insertFacets.map { isFull ? $0.many : $0.one }
-            for (i, index) in rows.enumerated() {
-                let movie = batch[index].movie
-                let offset = isFull ? rowWidth * Int32(i) : 0
-                try MovieColumns.bindInsert(movie, id: ids[i], now: nowSeconds, to: statement, at: offset)
+    /// Replaces the held row in `slot` with a later repeat's values and genres (its id stays).
+    func replace(_ slot: Int, with movie: Movie, genreIDs: [Int64]) {
+        set(slot, movie, genreIDs: genreIDs, hash: ring[slot].hash)
+    }
+
+    private func set(_ slot: Int, _ movie: Movie, genreIDs: [Int64], hash: UInt64) {
+        ring[slot].movie = movie
+        // Their names are not written (the ids are): the parser's list is not held on to.
+        ring[slot].movie.genres = []
+        ring[slot].genreIDs.removeAll(keepingCapacity: true)
+        ring[slot].genreIDs.append(contentsOf: genreIDs)
+        ring[slot].genreBits = genreIDs.reduce(0) { $0 | MovieFacetsTable.bit(ofGenre: $1) }
+        ring[slot].hash = hash
+    }
+
+    /// The ring slot of the `n`th queued row.
+    private func slot(_ n: Int) -> Int { (head + n) % (window + Self.batchSize) }
+
+    /// Writes the queued rows beyond the window, a whole batch at a time, then their genre links;
+    /// with `all`, every row and link, the rest one by one.
+    func flush(all: Bool) throws {
+        while count - window >= Self.batchSize || (all && count > 0) {
+            let full = count >= Self.batchSize
+            let rows = full ? Self.batchSize : 1
+            let statement = full ? insertRows : insertRow
+            let facets = insertFacets.map { full ? $0.many : $0.one }
+            for i in 0..<rows {
+                let s = slot(i), id = ring[s].id
+                let offset = rowWidth * Int32(i)
+                try MovieColumns.bindInsert(ring[s].movie, id: id, now: nowSeconds, to: statement, at: offset)
                 if let facets {
-                    try MovieFacetsTable.bind(movie, id: ids[i], genres: masks[i], to: facets,
-                                              at: Int32(isFull ? (MovieFacetsTable.fields.count + 2) * i : 0))
+                    try MovieFacetsTable.bind(ring[s].movie, id: id, genres: ring[s].genreBits, to: facets,
+                                              at: Int32((MovieFacetsTable.fields.count + 2) * i))
                 } else {
-                    try statement.bind(masks[i], at: offset + rowWidth)
+                    try statement.bind(ring[s].genreBits, at: offset + rowWidth)
                 }
-                if !isFull { try step(statement, facets) }
+                for genre in ring[s].genreIDs {
+                    links.append(id)
+                    links.append(genre)
+                }
+                onWrite?(id, ring[s].movie.title)
             }
-            if isFull { try step(statement, facets) }
-            rows.removeAll(keepingCapacity: true)
-            ids.removeAll(keepingCapacity: true)
-            masks.removeAll(keepingCapacity: true)
+            try step(statement, facets)
+            head = slot(rows)
+            count -= rows
         }
         let full = 2 * Self.batchSize
         var offset = 0
@@ -101,7 +144,6 @@ final class AppendQueue {
             offset += 2
         }
         links.removeFirst(offset)
-        firstLink = 0
     }
 
     private func step(_ statement: Statement, _ facets: Statement?) throws {
@@ -113,12 +155,10 @@ final class AppendQueue {
         }
     }
 
-    /// Forgets the queued rows (an error is on its way, which rolls the import back).
-    func discard() {
-        rows.removeAll(keepingCapacity: true)
-        ids.removeAll(keepingCapacity: true)
-        masks.removeAll(keepingCapacity: true)
-        links.removeAll(keepingCapacity: true)
-        firstLink = 0
+    /// Frees the held rows' memory once everything is written.
+    func release() {
+        precondition(count == 0 && links.isEmpty, "queued rows not written")
+        ring = []
+        slots = []
     }
 }

@@ -4,9 +4,11 @@ import SQLiteStore
 ///
 /// The unique indexes are dropped first, rows go in as multi-row INSERTs with ids numbered
 /// here, and at the end the indexes are rebuilt by sorting (which beats a million random B-tree
-/// inserts). A row whose key `RepeatSieve` may have seen (in the input or the stored catalog) is
-/// set aside instead, and `RepeatMerger` merges those rows by key (grouped by `RepeatGroups` from
-/// every key's hash, recorded here), so a repeat costs about what a new row does.
+/// inserts). The last `heldRows` new rows are held in memory before they are written, and a
+/// repeat of one of them replaces it there. A row whose key `RepeatSieve` may have seen
+/// otherwise (in the input or the stored catalog) is set aside, and `RepeatMerger` merges those
+/// rows by key (grouped by `RepeatGroups` from every key's hash, recorded here), so a repeat
+/// costs about what a new row does.
 ///
 /// Rows are matched on one key for the whole append: the IMDb id when the first row has one,
 /// else the title and year. That equals the row-by-row rules only while every row is keyed
@@ -32,6 +34,9 @@ final class BulkAppender {
     /// movie_facet_totals' insert trigger, off while appending (the blocks of appended ids are
     /// forgotten at once instead); back before the merge, whose writes it must see.
     private var totalsTrigger: String?
+    /// New rows held back before they are written: a repeat of one is folded into it in memory
+    /// (some 300 bytes a row). A list sorted by title has its repeats next to each other.
+    static let heldRows = 8192
     /// Rows appended to the catalog, and rows set aside for the merge.
     private let appended: AppendQueue
     private let later: AppendQueue
@@ -42,8 +47,14 @@ final class BulkAppender {
     /// Every key's hash and id (and a set-aside row's key), sorted for the merge to group the
     /// repeats by (`RepeatGroups`); nil once it failed (the merge then groups in SQL).
     private(set) var keys: KeyRuns? = KeyRuns()
-    /// The key of the row being appended (one buffer for all).
+    /// The key of the row being appended (one buffer for all), and of a held row it may repeat.
     private var keyBytes: [UInt8] = []
+    private var heldKeyBytes: [UInt8] = []
+    /// The genre ids of the row being appended.
+    private var genreIDs: [Int64] = []
+    /// Genres this load added that held rows named before a repeat replaced them: row by row,
+    /// they were added with those rows and stay, so the merge must not take them away.
+    private(set) var replacedGenres: Set<Int64> = []
     /// The bits of a key's hash that are kept (all but in tests).
     private let hashMask: UInt64
     /// Rows set aside for the merge.
@@ -54,9 +65,11 @@ final class BulkAppender {
 
     /// Starts appending rows like `first` (its key and columns) after stored ids up to `maxIDBefore`;
     /// `hadMovies` says whether any are stored (ids may be 0 and below); `titleScratchPages`
-    /// limits the title index built alongside and `hashMask` cuts keys' hashes (for tests).
+    /// limits the title index built alongside; `hashMask` cuts keys' hashes and `heldRows` sets the
+    /// rows held back (for tests).
     init(db: Database, genres: GenreResolver, first: ImportRow, maxIDBefore: Int64, hadMovies: Bool, nowSeconds: Int64,
-         titleScratchPages: Int? = nil, sieve: RepeatSieve = RepeatSieve(), hashMask: UInt64 = .max) throws {
+         titleScratchPages: Int? = nil, sieve: RepeatSieve = RepeatSieve(), hashMask: UInt64 = .max,
+         heldRows: Int = BulkAppender.heldRows) throws {
         self.db = db
         self.genres = genres
         key = first.imdbID == nil ? .titleYear : .imdbID
@@ -78,13 +91,16 @@ final class BulkAppender {
         // the repeats and merged at the end (appending them into the live indexes cost some 50 µs
         // a row at 1M; set aside, a tenth of that when the indexes are dropped after all).
         newRowsKept = hadMovies ? max(1, try db.intScalar("SELECT count(*) FROM movies") / 32) : nil
-        appended = try AppendQueue(db, table: "movies", linkTable: "movie_genres", facets: true, nowSeconds: nowSeconds)
+        appended = try AppendQueue(db, table: "movies", linkTable: "movie_genres", facets: true, window: heldRows, nowSeconds: nowSeconds)
         try db.execute(RepeatMerger.tablesSQL)
         later = try AppendQueue(db, table: RepeatMerger.rowTable, linkTable: RepeatMerger.linkTable, facets: false, nowSeconds: nowSeconds)
         // Stored keys first: a row repeating one is set aside like a repeat within the input.
         if hadMovies { try sieveStoredKeys() }
         // Only an index of no titles may be replaced whole by the one built alongside.
-        if !hadMovies { titles = TitleIndexBuilder.start(for: db, pageLimit: titleScratchPages) }
+        if !hadMovies, let titles = TitleIndexBuilder.start(for: db, pageLimit: titleScratchPages) {
+            self.titles = titles
+            appended.onWrite = { titles.add(id: $0, title: $1) }
+        }
         droppedTriggers = try db.dropSchemaObjects("trigger", on: ["movies", "movie_genres"]).map(\.sql)
         totalsTrigger = try db.dropSchemaObjects("trigger", on: ["movie_facets"]) { $0.name == FacetTotals.triggers[0] }.first?.sql
         if newRowsKept == nil { try dropIndexes() }
@@ -137,17 +153,34 @@ final class BulkAppender {
         row.present == fields && (row.imdbID != nil) == (key == .imdbID) && nextID < Int64.max
     }
 
-    /// Queues row `index` of `batch` with the next id, to be appended, or set aside when its key
-    /// may repeat one seen before (or while a stored catalog keeps its indexes); its genres
-    /// follow it. Returns the id.
-    func append(_ row: ImportRow, at index: Int, of batch: UnsafeBufferPointer<ImportRow>) throws -> Int64 {
+    /// Queues `row` with the next id, to be appended, or set aside when its key may repeat one
+    /// seen before (or while a stored catalog keeps its indexes); a repeat of a held row replaces
+    /// it instead. Returns the movie's id, and whether the row was such a repeat.
+    func append(_ row: ImportRow) throws -> (id: Int64, repeated: Bool) {
         if let violation = MovieRules.violation(in: row.movie) {
             throw CatalogError(.internalError, "internal error: line \(row.line) passed validation but \(violation)")
         }
-        let id = nextID
-        nextID += 1
+        genreIDs.removeAll(keepingCapacity: true)
+        for name in row.genres {
+            let id = try genres.id(for: name)
+            // A genre named twice in one cell links once.
+            if !genreIDs.contains(id) { genreIDs.append(id) }
+        }
         RepeatSieve.key(of: row.movie, byIMDbID: key == .imdbID, into: &keyBytes)
         let hash = RepeatSieve.hash(keyBytes) & hashMask
+        // The held row with this hash, if its key is this one. A held row passed over once (its
+        // hash position taken by a later row's) is never found again, so no repeat folded here
+        // can come after one set aside for the merge: the last repeat still wins.
+        if let held = appended.held(hash: hash) {
+            RepeatSieve.key(of: held.movie, byIMDbID: key == .imdbID, into: &heldKeyBytes)
+            if heldKeyBytes == keyBytes {
+                for genre in held.genreIDs where genre > genres.maxIDBefore { replacedGenres.insert(genre) }
+                appended.replace(held.slot, with: row.movie, genreIDs: genreIDs)
+                return (held.id, true)
+            }
+        }
+        let id = nextID
+        nextID += 1
         var queue = sieve.insert(hash) ? later : appended
         if queue === appended, let kept = newRowsKept {
             if kept > 0 {
@@ -158,30 +191,20 @@ final class BulkAppender {
             }
         }
         try record(hash, id: id, setAside: queue === later)
-        if queue === later { setAside += 1 } else { titles?.add(id: id, title: row.movie.title) }
-        queue.add(index, id: id)
-        for name in row.genres { queue.link(try genres.id(for: name)) }
-        if queue.isFull { try queue.flush(batch, all: false) }
-        return id
-    }
-
-    /// Writes the queued rows: full batches only, unless `all`.
-    func flush(_ batch: UnsafeBufferPointer<ImportRow>?, all: Bool) throws {
-        try appended.flush(batch, all: all)
-        try later.flush(batch, all: all)
-    }
-
-    /// Forgets rows still queued from a batch that ends with an error (the import rolls back).
-    func discardPending() {
-        appended.discard()
-        later.discard()
+        if queue === later { setAside += 1 }
+        queue.add(row.movie, id: id, genreIDs: genreIDs, hash: hash)
+        try queue.flush(all: false)
+        return (id, false)
     }
 
     /// Ends appending: writes what is queued, calls `merge` when rows were set aside, builds the
     /// unique indexes again (unless the merge did), and the others while the title index is built
     /// alongside, and turns CHECKs back on.
-    func stop(_ batch: UnsafeBufferPointer<ImportRow>?, timings: PhaseTimings, merge: () throws -> Void) throws {
-        try flush(batch, all: true)
+    func stop(timings: PhaseTimings, merge: () throws -> Void) throws {
+        try appended.flush(all: true)
+        try later.flush(all: true)
+        appended.release()
+        later.release()
         sieve.release()
         // Every title is with the builder: it indexes them while the indexes below are built.
         titles?.appendDone()

@@ -32,6 +32,9 @@ public enum BulkLoad: Sendable {
     /// As `always`, with every key's hash cut to two bits, so that keys share hashes (tests use
     /// it for the merge's grouping in SQL).
     case alwaysWithSharedHashes
+    /// As `always`, holding back only two new rows beyond a write batch, so that repeats are
+    /// both folded into held rows and set aside for the merge (tests use it for their mix).
+    case alwaysHoldingFewRows
     /// Never.
     case never
 }

@@ -41,8 +41,6 @@ final class ImportWriter {
     private var finishedBulk: BulkAppender?
     /// How merging repeats changed the counts since the last `endOfInput()`.
     private var folded = FoldCounts()
-    /// The batch being written (valid between `begin(batch:)` and `endBatch()`).
-    private var batch: UnsafeBufferPointer<ImportRow>?
     /// How long the phases of storing took.
     let timings = PhaseTimings()
     /// Rows appended in bulk so far (tests check which path an import took).
@@ -52,16 +50,19 @@ final class ImportWriter {
     private let mergingEveryRow: Bool
     /// Keys' hashes cut to two bits (`BulkLoad.alwaysWithSharedHashes`).
     private let sharedHashes: Bool
+    /// New rows a bulk load holds back, where their repeats fold (`BulkAppender.heldRows`).
+    private let heldRows: Int
     /// A page limit for the title index built alongside (`ImportOptions.titleScratchPages`).
     private let titleScratchPages: Int?
 
     /// movie_facets kept at the end, for an input large beside the catalog.
     private let deferredFacets: DeferredFacets?
 
-    init(db: Database, policy: DuplicatePolicy, bulkLoad: Bool, mergingEveryRow: Bool = false, sharedHashes: Bool = false, titleScratchPages: Int? = nil,
+    init(db: Database, policy: DuplicatePolicy, bulkLoad: Bool, mergingEveryRow: Bool = false, sharedHashes: Bool = false, heldRows: Int = BulkAppender.heldRows, titleScratchPages: Int? = nil,
          deferFacets: Bool = false) throws {
         self.mergingEveryRow = mergingEveryRow
         self.sharedHashes = sharedHashes
+        self.heldRows = heldRows
         self.titleScratchPages = titleScratchPages
         deferredFacets = deferFacets ? DeferredFacets(db: db) : nil
         self.db = db
@@ -74,38 +75,22 @@ final class ImportWriter {
         bulkEligible = bulkLoad && (!hadMovies || policy != .fail)
     }
 
-    /// Starts writing a batch of rows; appended rows are read from it, in place, until `flushBatch()`.
-    func begin(batch rows: UnsafeBufferPointer<ImportRow>) throws {
-        batch = rows
-    }
-
-    /// Writes the batch's appended rows that are still pending.
-    func flushBatch() throws {
-        try bulk?.flush(batch, all: true)
-    }
-
-    /// Forgets the batch (its memory is the caller's again). Rows still pending here were never
-    /// written: only when an error is on its way, which rolls the whole import back.
-    func endBatch() {
-        batch = nil
-        bulk?.discardPending()
-    }
-
-    /// Stores row `index` of the current batch according to the duplicate policy; returns what
-    /// happened and the movie's id (0 when none).
-    func write(_ row: ImportRow, at index: Int, file: String) throws -> (outcome: Outcome, id: Int64) {
+    /// Stores a row according to the duplicate policy; returns what happened and the movie's id
+    /// (0 when none).
+    func write(_ row: ImportRow, file: String) throws -> (outcome: Outcome, id: Int64) {
         if bulkEligible {
             bulkEligible = false
             if row.present.contains(.title), try !hadMovies || BulkAppender.storedCatalogAllows(db, first: row) {
                 bulk = try BulkAppender(db: db, genres: genres, first: row, maxIDBefore: maxIDBefore, hadMovies: hadMovies,
                                         nowSeconds: nowSeconds, titleScratchPages: titleScratchPages,
-                                        sieve: RepeatSieve(seesEverything: mergingEveryRow), hashMask: sharedHashes ? 3 : .max)
+                                        sieve: RepeatSieve(seesEverything: mergingEveryRow), hashMask: sharedHashes ? 3 : .max, heldRows: heldRows)
             }
         }
-        if let bulk, let batch {
+        if let bulk {
             if bulk.accepts(row) {
                 appendedRows += 1
-                return (.inserted, try bulk.append(row, at: index, of: batch))
+                let (id, repeated) = try bulk.append(row)
+                return (repeated ? .repeated : .inserted, id)
             }
             try stopAppending()
         }
@@ -165,9 +150,9 @@ final class ImportWriter {
         guard let appender = bulk else { return }
         bulk = nil
         finishedBulk = appender
-        try appender.stop(batch, timings: timings) {
+        try appender.stop(timings: timings) {
             let counts = try RepeatMerger.merge(db, key: appender.key, keys: appender.keys, indexKeys: { try appender.buildUniqueIndexes(timings) },
-                                                maxIDBefore: maxIDBefore, maxGenreIDBefore: genres.maxIDBefore,
+                                                maxIDBefore: maxIDBefore, maxGenreIDBefore: genres.maxIDBefore, keptGenres: appender.replacedGenres,
                                                 policy: policy, fields: appender.fields, now: now, touched: &touched, timings: timings,
                                                 recordRetitled: appender.buildsTitlesAlongside)
             folded.repeated += counts.repeated

@@ -70,6 +70,7 @@ public final class Importer {
                     self.writer = try ImportWriter(db: db, policy: self.options.onDuplicate, bulkLoad: bulkLoad,
                                                    mergingEveryRow: self.options.bulkLoad == .alwaysMergingEveryRow,
                                                    sharedHashes: self.options.bulkLoad == .alwaysWithSharedHashes,
+                                                   heldRows: self.options.bulkLoad == .alwaysHoldingFewRows ? 2 : BulkAppender.heldRows,
                                                    titleScratchPages: self.options.titleScratchPages,
                                                    deferFacets: deferFacets)
                     for (input, format) in inputs { try self.importInput(input, format: format) }
@@ -128,7 +129,7 @@ public final class Importer {
     static func bulkLoads(_ options: ImportOptions, stored: Int, inputBytes: Int) -> Bool {
         switch options.bulkLoad {
         case .never: return false
-        case .always, .alwaysMergingEveryRow, .alwaysWithSharedHashes: return true
+        case .always, .alwaysMergingEveryRow, .alwaysWithSharedHashes, .alwaysHoldingFewRows: return true
         case .auto:
             let estimatedRows = inputBytes / 60   // a movie line is some 60 bytes
             // Measured at 1M stored: bulk wins for new rows from ~20% of the catalog, but merges
@@ -148,15 +149,15 @@ public final class Importer {
             details: details)
     }
 
-    /// Counts and stores a valid row, `index` of the writer's current batch, counting into
-    /// `counts`; `raw` gives its fields as read, should it be rejected after all (ambiguous).
-    func handle(_ row: ImportRow, at index: Int, file: String, counts: inout ImportCounts,
+    /// Counts and stores a valid row, counting into `counts`; `raw` gives its fields as read,
+    /// should it be rejected after all (ambiguous).
+    func handle(_ row: ImportRow, file: String, counts: inout ImportCounts,
                 raw: () -> (header: [String], fields: [String])) throws {
         guard writing, let writer else {
             counts.read += 1
             return
         }
-        switch try writer.write(row, at: index, file: file).outcome {
+        switch try writer.write(row, file: file).outcome {
         case .inserted: counts.inserted += 1
         case .updated: counts.updated += 1
         case .skipped: counts.skipped += 1
@@ -199,18 +200,12 @@ public final class Importer {
         counts.filtered = batch.filtered
         defer { report.files[report.files.count - 1].counts = report.files[report.files.count - 1].counts + counts }
         let file = input.name
-        // The writer reads appended rows from the batch itself, in place: no copy per row.
-        try batch.valid.withUnsafeBufferPointer { rows in
-            try writer?.begin(batch: rows)
-            defer { writer?.endBatch() }
-            for entry in batch.entries {
-                switch entry {
-                case .valid(let index):
-                    try handle(rows[index], at: index, file: file, counts: &counts) { (header, batch.raw(ofValid: index)) }
-                case .invalid(let problems, let raw): try reject(problems, counts: &counts) { (header, raw) }
-                }
+        for entry in batch.entries {
+            switch entry {
+            case .valid(let index):
+                try handle(batch.valid[index], file: file, counts: &counts) { (header, batch.raw(ofValid: index)) }
+            case .invalid(let problems, let raw): try reject(problems, counts: &counts) { (header, raw) }
             }
-            try writer?.flushBatch()
         }
         tick(input, bytesConsumed: batch.bytesConsumed)
     }

@@ -76,7 +76,7 @@ enum RepeatMerger {
     /// (117 MB for 50k repeats among 1M rows). The caller has SQLite's CHECKs off for the same
     /// reason: the rows were checked in Swift when they were set aside.
     static func merge(_ db: Database, key: Key, keys: KeyRuns?, indexKeys: () throws -> Void,
-                      maxIDBefore: Int64, maxGenreIDBefore: Int64, policy: DuplicatePolicy,
+                      maxIDBefore: Int64, maxGenreIDBefore: Int64, keptGenres: Set<Int64> = [], policy: DuplicatePolicy,
                       fields: MovieFields, now: SQLValue, touched: inout TouchedIDs, timings: PhaseTimings,
                       recordRetitled: Bool = false) throws -> FoldCounts {
         // Only fixed SQL from `Key`, `MovieField` and `Kind` is interpolated.
@@ -123,7 +123,7 @@ enum RepeatMerger {
             counts.skipped = stored.rows
             if stored.groups > 0 {
                 try indexKeysOnce()
-                try dropGenresOfSkippedRows(db, key: key, maxIDBefore: maxIDBefore, maxGenreIDBefore: maxGenreIDBefore)
+                try dropGenresOfSkippedRows(db, key: key, maxIDBefore: maxIDBefore, maxGenreIDBefore: maxGenreIDBefore, kept: keptGenres)
                 try db.execute("DELETE FROM temp.import_groups WHERE kind = \(Kind.stored.rawValue)")
             }
         } else {
@@ -286,8 +286,10 @@ enum RepeatMerger {
     }
 
     /// Under skip, removes the genres this load added that only rows repeating stored movies
-    /// named: row by row, a skipped row adds nothing.
-    private static func dropGenresOfSkippedRows(_ db: Database, key: Key, maxIDBefore: Int64, maxGenreIDBefore: Int64) throws {
+    /// named (not the `kept` ones, which rows folded before the merge named): row by row, a
+    /// skipped row adds nothing.
+    private static func dropGenresOfSkippedRows(_ db: Database, key: Key, maxIDBefore: Int64, maxGenreIDBefore: Int64,
+                                                kept: Set<Int64>) throws {
         guard try db.intScalar("SELECT count(*) FROM genres WHERE id > ?", [.integer(maxGenreIDBefore)]) > 0 else { return }
         try db.run("""
             CREATE TEMP TABLE import_skipped AS
@@ -299,6 +301,7 @@ enum RepeatMerger {
                AND id IN (SELECT genre_id FROM temp.import_later_genres WHERE movie_id IN (SELECT id FROM temp.import_skipped))
                AND id NOT IN (SELECT genre_id FROM temp.import_later_genres WHERE movie_id NOT IN (SELECT id FROM temp.import_skipped))
                AND NOT EXISTS (SELECT 1 FROM movie_genres WHERE genre_id = genres.id)
-            """, [.integer(maxGenreIDBefore)])
+               AND id NOT IN (SELECT value FROM json_each(?))
+            """, [.integer(maxGenreIDBefore), .text("[" + kept.map(String.init).joined(separator: ",") + "]")])
     }
 }
