@@ -70,21 +70,6 @@ enum MovieFacetsTable {
             """)
     }
 
-    /// Rewrites the facet rows of the movies `ids` lists (a fixed subquery of ids) that no longer
-    /// match movies: missing ones, those whose values differ, and those of the movies `relinked`
-    /// lists (a fixed subquery), whose genres changed; the others are not written (nor their
-    /// blocks of movie_facet_totals forgotten).
-    static func refresh(_ db: Database, ids: String, relinked: String) throws {
-        let stored = fields.map { "f.\($0.column)" }.joined(separator: ", ")
-        let now = fields.map { "m.\($0.field.column!)" }.joined(separator: ", ")
-        try db.execute("""
-            INSERT OR REPLACE INTO movie_facets (id, genres, \(fields.map(\.column).joined(separator: ", ")))
-            SELECT m.id, CASE WHEN f.id IS NULL OR m.id IN (\(relinked)) THEN \(maskSQL(of: "m.id")) ELSE f.genres END, \(now)
-              FROM movies m LEFT JOIN movie_facets f ON f.id = m.id
-             WHERE m.id IN (\(ids)) AND (f.id IS NULL OR m.id IN (\(relinked)) OR (\(stored)) IS NOT (\(now)))
-            """)
-    }
-
     /// Binds a movie's facet row after parameter `offset`: its id, genre bits and values.
     static func bind(_ movie: Movie, id: Int64, genres: Int64, to statement: Statement, at offset: Int32) throws {
         try statement.bind(id, at: offset + 1)

@@ -155,10 +155,12 @@ final class AppendQueue {
         }
     }
 
-    /// Frees the held rows' memory once everything is written.
+    /// Frees the held rows' memory once everything is written, and lets go of `onWrite` (the
+    /// title index builder it feeds is freed once installed).
     func release() {
         precondition(count == 0 && links.isEmpty, "queued rows not written")
         ring = []
         slots = []
+        onWrite = nil
     }
 }
