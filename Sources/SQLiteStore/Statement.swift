@@ -87,6 +87,16 @@ public final class Statement {
         })
     }
 
+    /// Binds text at a 1-based index from a copy in `arena`, which SQLite reads without copying
+    /// it again: the arena must keep it until this statement has been stepped (see `TextArena`).
+    public func bind(_ text: String, at index: Int32, keptIn arena: TextArena) throws {
+        // The arena's texts always have an address (a NULL one would bind NULL).
+        guard let bytes = arena.copy(text), let start = bytes.baseAddress else { return try bind(text, at: index) }
+        try check(start.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+            sqlite3_bind_text64(handle, index, $0, UInt64(bytes.count), nil, UInt8(SQLITE_UTF8))
+        })
+    }
+
     /// Binds an integer, or NULL for nil, at a 1-based index.
     public func bind(_ value: Int64?, at index: Int32) throws {
         try check(value.map { sqlite3_bind_int64(handle, index, $0) } ?? sqlite3_bind_null(handle, index))

@@ -42,6 +42,29 @@ import TestSupport
         #expect(differentHashes == unequalPairs, "no collisions among a few thousand short keys")
     }
 
+    /// A stored movie's key is made from SQLite's bytes, a row's from its strings: they must agree.
+    @Test("a movie's key equals the key of its values' bytes", arguments: [1, 2] as [UInt64])
+    func keyOfMovieEqualsKeyOfBytes(seed: UInt64) {
+        var rng = SeededRandom(seed: seed)
+        var fromMovie: [UInt8] = [], fromBytes: [UInt8] = []
+        for _ in 0..<500 {
+            let movie = Movie(title: Self.randomTitle(&rng) + String(repeating: "Long Title ", count: Int.random(in: 0...3, using: &rng)),
+                              year: [nil, 0, -1, 1999, Int(Int32.max)].randomElement(using: &rng)!,
+                              imdbID: Bool.random(using: &rng) ? "tt\(Int.random(in: 1...9_999_999, using: &rng))" : nil)
+            for byIMDbID in [false, true] {
+                RepeatSieve.key(of: movie, byIMDbID: byIMDbID, into: &fromMovie)
+                var title = movie.title, id = movie.imdbID ?? ""
+                title.withUTF8 { t in
+                    id.withUTF8 { RepeatSieve.key(title: t, year: movie.year, imdbID: $0, byIMDbID: byIMDbID, into: &fromBytes) }
+                }
+                #expect(fromMovie == fromBytes, "\(movie.title) \(movie.year as Any) \(byIMDbID)")
+            }
+        }
+        // The layout itself: folded ASCII, the separator, the year's little-endian bytes.
+        RepeatSieve.key(of: Movie(title: "AbÉ", year: 258), byIMDbID: false, into: &fromMovie)
+        #expect(fromMovie == Array("abÉ".utf8) + [0xFF, 2, 1, 0, 0, 0, 0, 0, 0])
+    }
+
     @Test("the IMDb-id key hashes the id alone")
     func hashByID() {
         let a = Movie(title: "Heat", year: 1995, imdbID: "tt0113277"), b = Movie(title: "heat (1995)", year: nil, imdbID: "tt0113277")

@@ -106,6 +106,32 @@ final class TempPath {
 /// The SQLite wrapper's edges: one statement per prepare, NULL where a value is expected,
 /// closing, foreign keys and migration numbering.
 @Suite struct StorageEdgeTests {
+    /// Texts bound from an arena are read where they lie: each batch's must come back as bound,
+    /// whether they fit (bound in place) or not (copied by SQLite), empty and non-ASCII ones too.
+    @Test("texts bound from an arena round-trip, batch after batch, in place or copied", arguments: [1, 1 << 16])
+    func arenaTexts(capacity: Int) throws {
+        let db = try Database(path: ":memory:")
+        try db.execute("CREATE TABLE t (batch INTEGER, a TEXT, b TEXT)")
+        let insert = try db.prepare("INSERT INTO t VALUES (?, ?, ?), (?, ?, ?)")
+        let arena = TextArena(capacity: capacity)
+        var expected: [[String]] = []
+        for batch in 0..<50 {
+            let texts = ["", "é\(batch)", String(repeating: "x", count: batch * 7), "Ǆ \(batch) 東京", "Mr. \(batch)", "\(batch)"]
+            arena.clear(reserving: texts.reduce(0) { $0 + $1.utf8.count })
+            for (row, pair) in [(0, 1), (2, 3)].enumerated() {
+                try insert.bind(Int64(batch), at: Int32(3 * row + 1))
+                try insert.bind(texts[pair.0], at: Int32(3 * row + 2), keptIn: arena)
+                try insert.bind(texts[pair.1], at: Int32(3 * row + 3), keptIn: arena)
+            }
+            try insert.step()
+            insert.reset(clearingBindings: false)
+            expected += [["\(batch)", texts[0], texts[1]], ["\(batch)", texts[2], texts[3]]]
+        }
+        let stored = try db.query("SELECT batch, a, b FROM t ORDER BY rowid", []) { ["\(try $0.int64(0))", try $0.text(1), try $0.text(2)] }
+        #expect(stored == expected)
+        #expect(try db.intScalar("SELECT count(*) FROM t WHERE a IS NULL OR b IS NULL") == 0, "an empty text binds '', not NULL")
+    }
+
     @Test("prepare refuses SQL after the first statement; spaces, semicolons and comments may follow", arguments: [
         ("SELECT 1; SELECT 2", false), ("SELECT 1;", true), ("SELECT 1;  -- done\n", true), ("SELECT 1; /* c */ ;", true),
         ("CREATE TABLE a (x); DROP TABLE a", false), ("SELECT 1; nonsense", false),

@@ -54,11 +54,12 @@ enum MovieColumns {
 
     /// Binds a movie's stored columns, `id`, and the timestamps as one `insertValues` group after
     /// parameter `offset` (typed binds: no `SQLValue` per value).
-    static func bindInsert(_ movie: Movie, id: Int64?, now: Int64, to statement: Statement, at offset: Int32) throws {
+    static func bindInsert(_ movie: Movie, id: Int64?, now: Int64, to statement: Statement, at offset: Int32,
+                           arena: TextArena? = nil) throws {
         try statement.bind(id, at: offset + 1)
         var index = offset + 2
         for field in MovieField.stored {
-            try bind(field, of: movie, to: statement, at: index)
+            try bind(field, of: movie, to: statement, at: index, arena: arena)
             index += 1
         }
         try statement.bind(now, at: index)
@@ -68,22 +69,24 @@ enum MovieColumns {
     /// Binds one field of a movie with a typed bind: the bulk path's per-value work, so it
     /// reads the property itself rather than boxing it in a `FieldValue`.
     @inline(__always)
-    static func bind(_ field: MovieField, of movie: Movie, to statement: Statement, at index: Int32) throws {
+    static func bind(_ field: MovieField, of movie: Movie, to statement: Statement, at index: Int32,
+                     arena: TextArena? = nil) throws {
         switch field {
-        case .title: try statement.bind(movie.title, at: index)
+        case .title: try bindText(movie.title, to: statement, at: index, arena: arena)
         case .year: try statement.bind(movie.year.map(Int64.init), at: index)
         case .rating: try statement.bind(movie.rating, at: index)
         case .votes: try statement.bind(movie.votes.map(Int64.init), at: index)
         case .duration: try statement.bind(movie.durationMinutes.map(Int64.init), at: index)
-        case .certification: try bindText(movie.certification, to: statement, at: index)
-        case .imdbID: try bindText(movie.imdbID, to: statement, at: index)
+        case .certification: try bindText(movie.certification, to: statement, at: index, arena: arena)
+        case .imdbID: try bindText(movie.imdbID, to: statement, at: index, arena: arena)
         case .genres: try statement.bind(nil as Int64?, at: index)
         }
     }
 
     @inline(__always)
-    private static func bindText(_ text: String?, to statement: Statement, at index: Int32) throws {
-        if let text { try statement.bind(text, at: index) } else { try statement.bind(nil as Int64?, at: index) }
+    private static func bindText(_ text: String?, to statement: Statement, at index: Int32, arena: TextArena?) throws {
+        guard let text else { return try statement.bind(nil as Int64?, at: index) }
+        if let arena { try statement.bind(text, at: index, keptIn: arena) } else { try statement.bind(text, at: index) }
     }
 
     /// Binds one field's value.

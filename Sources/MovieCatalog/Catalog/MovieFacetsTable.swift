@@ -71,11 +71,12 @@ enum MovieFacetsTable {
     }
 
     /// Binds a movie's facet row after parameter `offset`: its id, genre bits and values.
-    static func bind(_ movie: Movie, id: Int64, genres: Int64, to statement: Statement, at offset: Int32) throws {
+    static func bind(_ movie: Movie, id: Int64, genres: Int64, to statement: Statement, at offset: Int32,
+                     arena: TextArena? = nil) throws {
         try statement.bind(id, at: offset + 1)
         try statement.bind(genres, at: offset + 2)
         for (index, entry) in fields.enumerated() {
-            try MovieColumns.bind(entry.field, of: movie, to: statement, at: offset + 3 + Int32(index))
+            try MovieColumns.bind(entry.field, of: movie, to: statement, at: offset + 3 + Int32(index), arena: arena)
         }
     }
 

@@ -37,6 +37,8 @@ final class AppendQueue {
     private var slots: [Int32]
     /// Genre links of written rows as (movie id, genre id) pairs, written after the rows.
     private var links: [Int64] = []
+    /// The texts of the batch being written, bound without SQLite copying them.
+    private let texts = TextArena()
     /// Told each row's id and title as it is written, in id order.
     var onWrite: ((Int64, String) -> Void)?
 
@@ -110,13 +112,15 @@ final class AppendQueue {
             let rows = full ? Self.batchSize : 1
             let statement = full ? insertRows : insertRow
             let facets = insertFacets.map { full ? $0.many : $0.one }
+            // The last batch's statements were stepped: their texts may go.
+            texts.clear(reserving: (0..<rows).reduce(0) { $0 + Self.textBytes(of: ring[slot($1)].movie) })
             for i in 0..<rows {
                 let s = slot(i), id = ring[s].id
                 let offset = rowWidth * Int32(i)
-                try MovieColumns.bindInsert(ring[s].movie, id: id, now: nowSeconds, to: statement, at: offset)
+                try MovieColumns.bindInsert(ring[s].movie, id: id, now: nowSeconds, to: statement, at: offset, arena: texts)
                 if let facets {
                     try MovieFacetsTable.bind(ring[s].movie, id: id, genres: ring[s].genreBits, to: facets,
-                                              at: Int32((MovieFacetsTable.fields.count + 2) * i))
+                                              at: Int32((MovieFacetsTable.fields.count + 2) * i), arena: texts)
                 } else {
                     try statement.bind(ring[s].genreBits, at: offset + rowWidth)
                 }
@@ -144,6 +148,11 @@ final class AppendQueue {
             offset += 2
         }
         links.removeFirst(offset)
+    }
+
+    /// The bytes a row's texts take in `texts`: its facet row binds the certification again.
+    private static func textBytes(of movie: Movie) -> Int {
+        movie.title.utf8.count + 2 * (movie.certification?.utf8.count ?? 0) + (movie.imdbID?.utf8.count ?? 0)
     }
 
     private func step(_ statement: Statement, _ facets: Statement?) throws {

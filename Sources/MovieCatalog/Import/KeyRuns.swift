@@ -83,9 +83,7 @@ final class KeyRuns {
         out.reserveCapacity(1 << 18)
         let start = written
         for entry in entries {
-            Self.put(entry.key, into: &out)
-            Self.put(UInt64(bitPattern: entry.id), into: &out)
-            Self.put(UInt64(entry.count), into: &out)
+            Self.put(entry.key, UInt64(bitPattern: entry.id), UInt64(entry.count), into: &out)
             out.append(contentsOf: arena[Int(entry.start)..<Int(entry.start + entry.count)])
             if out.count >= 1 << 18 { try flush(&out) }
         }
@@ -102,8 +100,9 @@ final class KeyRuns {
         out.removeAll(keepingCapacity: true)
     }
 
-    private static func put(_ value: UInt64, into out: inout [UInt8]) {
-        withUnsafeBytes(of: value.littleEndian) { out.append(contentsOf: $0) }
+    /// Appends a record's head: three little-endian words, in one append.
+    private static func put(_ key: UInt64, _ id: UInt64, _ count: UInt64, into out: inout [UInt8]) {
+        withUnsafeBytes(of: (key.littleEndian, id.littleEndian, count.littleEndian)) { out.append(contentsOf: $0) }
     }
 
     /// A file in the first writable directory, unlinked at once.

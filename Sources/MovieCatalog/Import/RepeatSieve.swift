@@ -88,15 +88,33 @@ struct RepeatSieve {
             key.append(contentsOf: imdbID ?? UnsafeBufferPointer(start: nil, count: 0))
             return
         }
-        for byte in title ?? UnsafeBufferPointer(start: nil, count: 0) { key.append(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) }
-        key.append(0xFF)
-        withUnsafeBytes(of: Int64(year ?? 0).littleEndian) { key.append(contentsOf: $0) }
+        key.append(contentsOf: title ?? UnsafeBufferPointer(start: nil, count: 0))
+        finishTitleKey(year: year, &key)
     }
 
-    /// The key of a movie's values (see `key(title:year:imdbID:byIMDbID:into:)`).
+    /// The key of a movie's values (see `key(title:year:imdbID:byIMDbID:into:)`), copied from
+    /// its strings' bytes in one go (a load computes one a row).
     static func key(of movie: Movie, byIMDbID: Bool, into key: inout [UInt8]) {
-        var title = movie.title, id = movie.imdbID ?? ""
-        title.withUTF8 { t in id.withUTF8 { Self.key(title: t, year: movie.year, imdbID: $0, byIMDbID: byIMDbID, into: &key) } }
+        key.removeAll(keepingCapacity: true)
+        if byIMDbID {
+            key.append(contentsOf: (movie.imdbID ?? "").utf8)
+            return
+        }
+        key.append(contentsOf: movie.title.utf8)
+        finishTitleKey(year: movie.year, &key)
+    }
+
+    /// Folds the title in `key` (all of it) and appends the separator and the year.
+    private static func finishTitleKey(year: Int?, _ key: inout [UInt8]) {
+        key.withUnsafeMutableBufferPointer { bytes in
+            for i in bytes.indices where bytes[i] &- 0x41 < 26 { bytes[i] |= 0x20 }
+        }
+        key.append(0xFF)
+        var year = UInt64(bitPattern: Int64(year ?? 0))
+        for _ in 0..<8 {
+            key.append(UInt8(truncatingIfNeeded: year))
+            year >>= 8
+        }
     }
 
     /// The hash of a key's bytes: FNV-1a, then mixed so that every bit depends on every byte.
