@@ -43,7 +43,7 @@ import TestSupport
     }
 
     /// A stored movie's key is made from SQLite's bytes, a row's from its strings: they must agree.
-    @Test("a movie's key equals the key of its values' bytes", arguments: [1, 2] as [UInt64])
+    @Test("a movie's key and hash equal those of its values' bytes; a row's hash follows its values", arguments: [1, 2] as [UInt64])
     func keyOfMovieEqualsKeyOfBytes(seed: UInt64) {
         var rng = SeededRandom(seed: seed)
         var fromMovie: [UInt8] = [], fromBytes: [UInt8] = []
@@ -58,6 +58,12 @@ import TestSupport
                     id.withUTF8 { RepeatSieve.key(title: t, year: movie.year, imdbID: $0, byIMDbID: byIMDbID, into: &fromBytes) }
                 }
                 #expect(fromMovie == fromBytes, "\(movie.title) \(movie.year as Any) \(byIMDbID)")
+                #expect(RepeatSieve.hash(of: movie, byIMDbID: byIMDbID) == RepeatSieve.hash(fromBytes), "the hash without the key's bytes")
+                var row = ImportRow(line: 1, movie: movie, present: [.title])
+                #expect(row.keyHash(byIMDbID: byIMDbID) == RepeatSieve.hash(fromBytes), "a parsed row's")
+                row.title += "x"
+                RepeatSieve.key(of: row.movie, byIMDbID: byIMDbID, into: &fromMovie)
+                #expect(row.keyHash(byIMDbID: byIMDbID) == RepeatSieve.hash(fromMovie), "a changed row's")
             }
         }
         // The layout itself: folded ASCII, the separator, the year's little-endian bytes.

@@ -166,12 +166,14 @@ final class BulkAppender {
             // A genre named twice in one cell links once.
             if !genreIDs.contains(id) { genreIDs.append(id) }
         }
-        RepeatSieve.key(of: row.movie, byIMDbID: key == .imdbID, into: &keyBytes)
-        let hash = RepeatSieve.hash(keyBytes) & hashMask
+        // The key's bytes are made only for the rows that need them: a possible repeat of a held
+        // row (compared), and a row set aside (recorded).
+        let hash = row.keyHash(byIMDbID: key == .imdbID) & hashMask
         // The held row with this hash, if its key is this one. A held row passed over once (its
         // hash position taken by a later row's) is never found again, so no repeat folded here
         // can come after one set aside for the merge: the last repeat still wins.
         if let held = appended.held(hash: hash) {
+            RepeatSieve.key(of: row.movie, byIMDbID: key == .imdbID, into: &keyBytes)
             RepeatSieve.key(of: held.movie, byIMDbID: key == .imdbID, into: &heldKeyBytes)
             if heldKeyBytes == keyBytes {
                 for genre in held.genreIDs where genre > genres.maxIDBefore { replacedGenres.insert(genre) }
@@ -190,8 +192,11 @@ final class BulkAppender {
                 try dropIndexes()
             }
         }
+        if queue === later {
+            RepeatSieve.key(of: row.movie, byIMDbID: key == .imdbID, into: &keyBytes)
+            setAside += 1
+        }
         try record(hash, id: id, setAside: queue === later)
-        if queue === later { setAside += 1 }
         queue.add(row.movie, id: id, genreIDs: genreIDs, hash: hash)
         try queue.flush(all: false)
         return (id, false)

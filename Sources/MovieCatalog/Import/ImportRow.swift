@@ -23,15 +23,33 @@ public struct ImportRow: Equatable, Sendable {
     /// Physical line where the record starts.
     public var line: Int
     /// The row's values (id 0; genres as names, resolved to codes when stored).
-    public var movie: Movie
+    public var movie: Movie {
+        didSet { keyHash = nil }
+    }
     /// The fields the input has (absent ones keep their stored values on update).
     public var present: MovieFields
+    /// The hash of the row's key (`RepeatSieve`): its IMDb id's when it has one, else its title
+    /// and year's. Computed with the row, where it is parsed, off the writer's thread; nil once
+    /// the values change.
+    private(set) var keyHash: UInt64?
 
     /// Creates a row from its line, values and present fields.
     public init(line: Int, movie: Movie, present: MovieFields) {
         self.line = line
         self.movie = movie
         self.present = present
+        keyHash = RepeatSieve.hash(of: movie, byIMDbID: movie.imdbID != nil)
+    }
+
+    /// Rows are equal when their line, values and fields are (the hash follows the values).
+    public static func == (a: ImportRow, b: ImportRow) -> Bool {
+        a.line == b.line && a.movie == b.movie && a.present == b.present
+    }
+
+    /// The hash of the row's key by IMDb id or by title and year (`RepeatSieve.hash(of:byIMDbID:)`).
+    func keyHash(byIMDbID: Bool) -> UInt64 {
+        if let keyHash, byIMDbID == (movie.imdbID != nil) { return keyHash }
+        return RepeatSieve.hash(of: movie, byIMDbID: byIMDbID)
     }
 
     /// The movie's values read as the row's own (`row.title`, `row.year`).

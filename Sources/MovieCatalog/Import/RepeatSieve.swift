@@ -119,18 +119,45 @@ struct RepeatSieve {
 
     /// The hash of a key's bytes: FNV-1a, then mixed so that every bit depends on every byte.
     static func hash(_ key: [UInt8]) -> UInt64 {
-        var h: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in key { h = (h ^ UInt64(byte)) &* 0x100_0000_01B3 }
-        // SplitMix64's finaliser: FNV's high bits alone are weak.
-        h = (h ^ (h >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        var h = hashStart
+        for byte in key { h = hashStep(h, byte) }
+        return hashEnd(h)
+    }
+
+    private static let hashStart: UInt64 = 0xCBF2_9CE4_8422_2325
+
+    @inline(__always)
+    private static func hashStep(_ h: UInt64, _ byte: UInt8) -> UInt64 { (h ^ UInt64(byte)) &* 0x100_0000_01B3 }
+
+    /// SplitMix64's finaliser: FNV's high bits alone are weak.
+    @inline(__always)
+    private static func hashEnd(_ h: UInt64) -> UInt64 {
+        var h = (h ^ (h >> 30)) &* 0xBF58_476D_1CE4_E5B9
         h = (h ^ (h >> 27)) &* 0x94D0_49BB_1331_11EB
         return h ^ (h >> 31)
     }
 
-    /// The hash of a movie's key (for tests; a load reuses one key buffer).
+    /// The hash of a movie's key, `hash` of `key(of:)`'s bytes, computed from its strings without
+    /// building the key: rows get theirs where they are parsed, off the writer's thread.
     static func hash(of movie: Movie, byIMDbID: Bool) -> UInt64 {
-        var bytes: [UInt8] = []
-        key(of: movie, byIMDbID: byIMDbID, into: &bytes)
-        return hash(bytes)
+        var h = hashStart
+        func step(_ text: String, folding: Bool) {
+            var text = text
+            text.withUTF8 { bytes in
+                for byte in bytes { h = hashStep(h, folding && byte &- 0x41 < 26 ? byte | 0x20 : byte) }
+            }
+        }
+        if byIMDbID {
+            step(movie.imdbID ?? "", folding: false)
+            return hashEnd(h)
+        }
+        step(movie.title, folding: true)
+        h = hashStep(h, 0xFF)
+        var year = UInt64(bitPattern: Int64(movie.year ?? 0))
+        for _ in 0..<8 {
+            h = hashStep(h, UInt8(truncatingIfNeeded: year))
+            year >>= 8
+        }
+        return hashEnd(h)
     }
 }
