@@ -149,13 +149,12 @@ public final class Importer {
             details: details)
     }
 
-    /// Counts and stores a valid row, counting into `counts`; `raw` gives its fields as read,
-    /// should it be rejected after all (ambiguous).
-    func handle(_ row: ImportRow, file: String, counts: inout ImportCounts,
-                raw: () -> (header: [String], fields: [String])) throws {
+    /// Counts and stores a valid row, counting into `counts`; returns the problem when it is
+    /// rejected after all (ambiguous), for the caller to report with its fields as read.
+    func store(_ row: ImportRow, file: String, counts: inout ImportCounts) throws -> ImportProblem? {
         guard writing, let writer else {
             counts.read += 1
-            return
+            return nil
         }
         switch try writer.write(row, file: file).outcome {
         case .inserted: counts.inserted += 1
@@ -163,12 +162,10 @@ public final class Importer {
         case .skipped: counts.skipped += 1
         case .repeated: counts.repeated += 1
         case .notInCatalog: counts.notInCatalog += 1
-        case .rejected(let reason):
-            let problem = ImportProblem(file: file, line: row.line, field: MovieField.title.name, reason: reason)
-            try reject([problem], counts: &counts, raw: raw)
-            return
+        case .rejected(let reason): return ImportProblem(file: file, line: row.line, field: MovieField.title.name, reason: reason)
         }
         counts.read += 1
+        return nil
     }
 
     /// Counts and reports an invalid row (writing stops unless `--skip-invalid`), counting into `counts`.
@@ -203,7 +200,10 @@ public final class Importer {
         for entry in batch.entries {
             switch entry {
             case .valid(let index):
-                try handle(batch.valid[index], file: file, counts: &counts) { (header, batch.raw(ofValid: index)) }
+                // Only a rejected row's closure captures the batch (a copy of it, retaining its arrays).
+                if let problem = try store(batch.valid[index], file: file, counts: &counts) {
+                    try reject([problem], counts: &counts) { (header, batch.raw(ofValid: index)) }
+                }
             case .invalid(let problems, let raw): try reject(problems, counts: &counts) { (header, raw) }
             }
         }
