@@ -7,7 +7,8 @@ import PackageDescription
 // <- moviecat (the commands).
 // A release build leaves out the run-time exclusivity checks: the compiler still proves what it
 // can, and debug builds (the tests) keep every check. An import spent some 6 % of its writer's
-// instructions in them (a class's stored properties accessed a few dozen times a row).
+// instructions in them (a class's stored properties accessed a few dozen times a row). Unsafe
+// flags keep the package from being another's versioned dependency: it is an application.
 let releaseSettings: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
 
 let package = Package(

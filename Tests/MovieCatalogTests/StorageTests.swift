@@ -113,15 +113,18 @@ final class TempPath {
         let db = try Database(path: ":memory:")
         try db.execute("CREATE TABLE t (batch INTEGER, a TEXT, b TEXT)")
         let insert = try db.prepare("INSERT INTO t VALUES (?, ?, ?), (?, ?, ?)")
-        let arena = TextArena(capacity: capacity)
+        let arena = TextArena(capacity: capacity), tiny = TextArena(capacity: 1)
+        #expect(tiny.copy("ab") == nil && tiny.copy("a").map(Array.init) == Array("a".utf8), "a text that does not fit is not copied")
         var expected: [[String]] = []
         for batch in 0..<50 {
             let texts = ["", "é\(batch)", String(repeating: "x", count: batch * 7), "Ǆ \(batch) 東京", "Mr. \(batch)", "\(batch)"]
-            arena.clear(reserving: texts.reduce(0) { $0 + $1.utf8.count })
+            // Every other batch binds from an arena of one byte: texts longer are copied by SQLite.
+            let kept = batch % 2 == 0 ? arena : tiny
+            kept.clear(reserving: batch % 2 == 0 ? texts.reduce(0) { $0 + $1.utf8.count } : 0)
             for (row, pair) in [(0, 1), (2, 3)].enumerated() {
                 try insert.bind(Int64(batch), at: Int32(3 * row + 1))
-                try insert.bind(texts[pair.0], at: Int32(3 * row + 2), keptIn: arena)
-                try insert.bind(texts[pair.1], at: Int32(3 * row + 3), keptIn: arena)
+                try insert.bind(texts[pair.0], at: Int32(3 * row + 2), keptIn: kept)
+                try insert.bind(texts[pair.1], at: Int32(3 * row + 3), keptIn: kept)
             }
             try insert.step()
             insert.reset(clearingBindings: false)
