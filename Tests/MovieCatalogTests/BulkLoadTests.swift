@@ -67,6 +67,10 @@ import TestSupport
             if c.ids == .mixed && Bool.random(using: &rng) { row["imdb_id"] = "" }
             // Now and then a repeat in other letters' case: the last one's title is kept.
             if Int.random(in: 0..<4, using: &rng) == 0 { row["title"] = row["title"]!.uppercased() }
+            // And genres in other letters' case: a new genre is named as its first stored row
+            // names it (a row skipped under skip names nothing).
+            // (From the row's number: the generator's draws stay as they were.)
+            if i % 4 == 1 { row["genres"] = row["genres"]!.uppercased() }
             return row
         }, c.columns + (c.ids == .all || c.ids == .mixed ? ["imdb_id"] : []))
         return (stored, input)

@@ -54,6 +54,13 @@ final class GenreResolver {
         return id
     }
 
+    /// Names a genre this command added `name` (how a row spelled it), in the catalog and in `added`.
+    func rename(_ id: Int64, to name: String) throws {
+        guard let index = added.firstIndex(where: { $0.id == id }), added[index].name != name else { return }
+        try db.run("UPDATE genres SET name = ? WHERE id = ?", [.text(name), .integer(id)])
+        added[index] = Genre(id: id, code: added[index].code, name: name)
+    }
+
     /// Forgets genres added by this import that are gone again (folding dropped every row naming them).
     func forgetRemoved() throws {
         let kept = Set(try db.query("SELECT id FROM genres WHERE id > ?", [.integer(maxIDBefore)]) { try $0.int64(0) })

@@ -55,6 +55,11 @@ final class BulkAppender {
     /// Genres this load added that held rows named before a repeat replaced them: row by row,
     /// they were added with those rows and stay, so the merge must not take them away.
     private(set) var replacedGenres: Set<Int64> = []
+    /// How the rows spelled the genres this load added, into a stored catalog (nil into an empty
+    /// one, where no row is skipped).
+    private(set) var spellings: GenreSpellings?
+    /// The genres this load added that the row being appended names, with its spellings.
+    private var addedNames: [(id: Int64, name: String)] = []
     /// The bits of a key's hash that are kept (all but in tests).
     private let hashMask: UInt64
     /// Rows set aside for the merge.
@@ -91,6 +96,7 @@ final class BulkAppender {
         // the repeats and merged at the end (appending them into the live indexes cost some 50 µs
         // a row at 1M; set aside, a tenth of that when the indexes are dropped after all).
         newRowsKept = hadMovies ? max(1, try db.intScalar("SELECT count(*) FROM movies") / 32) : nil
+        spellings = hadMovies ? GenreSpellings() : nil
         appended = try AppendQueue(db, table: "movies", linkTable: "movie_genres", facets: true, window: heldRows, nowSeconds: nowSeconds)
         try db.execute(RepeatMerger.tablesSQL)
         later = try AppendQueue(db, table: RepeatMerger.rowTable, linkTable: RepeatMerger.linkTable, facets: false, nowSeconds: nowSeconds)
@@ -161,10 +167,12 @@ final class BulkAppender {
             throw CatalogError(.internalError, "internal error: line \(row.line) passed validation but \(violation)")
         }
         genreIDs.removeAll(keepingCapacity: true)
+        addedNames.removeAll(keepingCapacity: true)
         for name in row.genres {
             let id = try genres.id(for: name)
             // A genre named twice in one cell links once.
             if !genreIDs.contains(id) { genreIDs.append(id) }
+            if spellings != nil && id > genres.maxIDBefore { addedNames.append((id, name)) }
         }
         // The key's bytes are made only for the rows that need them: a possible repeat of a held
         // row (compared), and a row set aside (recorded).
@@ -177,6 +185,7 @@ final class BulkAppender {
             RepeatSieve.key(of: held.movie, byIMDbID: key == .imdbID, into: &heldKeyBytes)
             if heldKeyBytes == keyBytes {
                 for genre in held.genreIDs where genre > genres.maxIDBefore { replacedGenres.insert(genre) }
+                for (genre, name) in addedNames { spellings?.kept(genre, name: name, position: nextID) }
                 appended.replace(held.slot, with: row.movie, genreIDs: genreIDs)
                 return (held.id, true)
             }
@@ -195,6 +204,9 @@ final class BulkAppender {
         if queue === later {
             RepeatSieve.key(of: row.movie, byIMDbID: key == .imdbID, into: &keyBytes)
             setAside += 1
+        }
+        for (genre, name) in addedNames {
+            if queue === later { spellings?.setAside(genre, name: name, id: id) } else { spellings?.kept(genre, name: name, position: id) }
         }
         try record(hash, id: id, setAside: queue === later)
         queue.add(row.movie, id: id, genreIDs: genreIDs, hash: hash)

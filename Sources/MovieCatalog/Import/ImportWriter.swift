@@ -158,8 +158,11 @@ final class ImportWriter {
             folded.repeated += counts.repeated
             folded.updated += counts.updated
             folded.skipped += counts.skipped
-            // Genres that only skipped rows named are gone.
-            if counts.skipped > 0 { try genres.forgetRemoved() }
+            // Genres that only skipped rows named are gone; the others are named by a row kept.
+            if counts.skipped > 0 {
+                try genres.forgetRemoved()
+                try appender.spellings?.rename(db, key: appender.key, maxIDBefore: maxIDBefore, resolver: genres)
+            }
         }
     }
 
