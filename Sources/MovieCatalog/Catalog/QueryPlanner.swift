@@ -100,8 +100,11 @@ struct QueryPlanner {
             (try $0.text(0), $0.optionalText(1))
         }
         indexes = Set(schema.map(\.0))
-        let phrases = schema.first { $0.0 == MovieTitlesTable.name }?.1.map(MovieTitlesTable.findsExactly(definition:)) ?? false
-        titleQuery = MovieTitlesTable.matchQuery(filters.elements(of: .title).map(\.value), phrases: phrases)
+        let titles = filters.elements(of: .title).map(\.value)
+        // Read the index's definition only for a title search (a start-up cost of every count).
+        let phrases = !titles.isEmpty
+            && schema.first { $0.0 == MovieTitlesTable.name }?.1.map(MovieTitlesTable.findsExactly(definition:)) ?? false
+        titleQuery = MovieTitlesTable.matchQuery(titles, phrases: phrases)
         titleIsExact = phrases && titleQuery != nil
     }
 
