@@ -71,6 +71,11 @@ import TestSupport
             // names it (a row skipped under skip names nothing).
             // (From the row's number: the generator's draws stay as they were.)
             if i % 4 == 1 { row["genres"] = row["genres"]!.uppercased() }
+            // A cell naming a genre twice, in two spellings: the first names it.
+            if i % 8 == 2, let genres = row["genres"], !genres.isEmpty { row["genres"] = genres + "|" + genres.uppercased() }
+            // Spellings equal to Swift's == (canonically) but not in bytes: each kept as written.
+            if i % 8 == 6 { row["genres"] = "Caf\u{E9} Noir" }
+            if i % 8 == 7 { row["genres"] = "Cafe\u{301} Noir" }
             return row
         }, c.columns + (c.ids == .all || c.ids == .mixed ? ["imdb_id"] : []))
         return (stored, input)
@@ -97,7 +102,8 @@ import TestSupport
                      WHERE mg.movie_id = m.id ORDER BY g.code) g)
               FROM movies m ORDER BY title COLLATE NOCASE, ifnull(year, 0), imdb_id
             """, [.integer(Int64(before))]) { s in (0..<9).map { s.value(Int32($0)).description }.joined(separator: " | ") }
-        let genres = try catalog.db.query("SELECT code || '=' || name FROM genres ORDER BY code") { try $0.text(0) }
+        // Names as bytes: String's == would take two canonically equal spellings for one.
+        let genres = try catalog.db.query("SELECT code || '=' || hex(name) FROM genres ORDER BY code") { try $0.text(0) }
         #expect(try catalog.db.scalar("PRAGMA integrity_check") == .text("ok"))
         #expect(try MovieFacetsTable.mismatches(catalog.db) == 0, "movie_facets is exact")
         #expect(MovieTitlesTable.isSound(catalog.db), "the title index is sound")

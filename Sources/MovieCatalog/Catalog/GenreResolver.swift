@@ -76,9 +76,14 @@ final class GenreResolver {
 
     /// Names a genre this command added `name` (how a row spelled it), in the catalog and in `added`.
     func rename(_ id: Int64, to name: String) throws {
-        guard let index = added.firstIndex(where: { $0.id == id }), added[index].name != name else { return }
-        try db.run("UPDATE genres SET name = ? WHERE id = ?", [.text(name), .integer(id)])
-        added[index] = Genre(id: id, code: added[index].code, name: name)
+        guard let index = added.firstIndex(where: { $0.id == id }), !added[index].name.utf8.elementsEqual(name.utf8) else { return }
+        // The code too, as that row would have made it ("Café" precomposed or with a combining
+        // accent slug apart), unless another genre holds it.
+        var code = Genre.slug(name)
+        if ids[code].map({ $0 != id }) ?? false || MovieRules.genreViolation(code: code, name: name) != nil { code = added[index].code }
+        try db.run("UPDATE genres SET name = ?, code = ? WHERE id = ?", [.text(name), .text(code), .integer(id)])
+        ids[code] = id
+        added[index] = Genre(id: id, code: code, name: name)
     }
 
     /// Forgets genres added by this import that are gone again (folding dropped every row naming them).

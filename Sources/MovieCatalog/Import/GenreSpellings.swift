@@ -13,6 +13,8 @@ struct GenreSpellings {
     private struct Spelled {
         /// (first id, spelling) wherever the set-aside rows' spelling changes, in id order.
         var runs: [(id: Int64, name: String)] = []
+        /// The last set-aside row that named it.
+        var lastRow: Int64?
         /// The first row naming it that no policy skips: where it sits, and its spelling.
         var kept: (position: Int64, name: String)?
     }
@@ -21,9 +23,16 @@ struct GenreSpellings {
 
     /// Notes a set-aside row `id` naming added genre `genre` as `name`.
     mutating func setAside(_ genre: Int64, name: String, id: Int64) {
-        guard genres[genre]?.kept == nil else { return }
-        if genres[genre]?.runs.last?.name != name { genres[genre, default: Spelled()].runs.append((id, name)) }
+        // A row naming the genre twice ("Film Noir|FILM NOIR") is named by its first spelling.
+        guard genres[genre]?.kept == nil, genres[genre]?.lastRow != id else { return }
+        genres[genre, default: Spelled()].lastRow = id
+        // Spellings compare as bytes (not with String's ==): canonically equal ones stay as written.
+        if let last = genres[genre]?.runs.last, Self.same(last.name, name) { return }
+        genres[genre]?.runs.append((id, name))
     }
+
+    /// Whether two spellings are the same bytes.
+    static func same(_ a: String, _ b: String) -> Bool { a.utf8.elementsEqual(b.utf8) }
 
     /// Notes a row that no policy skips naming added genre `genre` as `name`, placed before every
     /// id from `position` on.
@@ -36,7 +45,9 @@ struct GenreSpellings {
     /// movies (ids up to `maxIDBefore`) under `key`.
     func rename(_ db: Database, key: RepeatMerger.Key, maxIDBefore: Int64, resolver: GenreResolver) throws {
         // Only genres spelled more than one way can be named wrong.
-        let spelledTwice = genres.filter { _, genre in Set(genre.runs.map(\.name) + [genre.kept?.name].compactMap { $0 }).count > 1 }
+        let spelledTwice = genres.filter { _, genre in
+            Set((genre.runs.map(\.name) + [genre.kept?.name].compactMap { $0 }).map { Array($0.utf8) }).count > 1
+        }
         guard !spelledTwice.isEmpty else { return }
         let firstKept = try db.prepare("""
             SELECT min(g.movie_id) FROM \(RepeatMerger.linkTable) g
