@@ -86,6 +86,8 @@ struct QueryPlanner {
     let titleIsExact: Bool
     /// Whether the condition reads movie_facets (else only title and IMDb id, in movies).
     var readsFacets: Bool { filters.elements.contains { $0.facet != .title && $0.facet != .imdb } }
+    /// Whether the condition reads movies (title and IMDb id).
+    var readsMovies: Bool { filters.elements.contains { $0.facet == .title || $0.facet == .imdb } }
 
     init(db: Database, filters: FilterSet, genres: GenreCatalogue) throws {
         self.db = db
@@ -190,7 +192,7 @@ struct QueryPlanner {
         }
         let sample = try QuerySample(db, condition: condition, facets: drivable.map {
             ($0.facet, SQLBuilder.condition(facet: $0.facet, elements: filters.elements(of: $0.facet), on: columns))
-        }, keyColumn: keyColumn)
+        }, keyColumn: keyColumn, joiningMovies: readsMovies)
         var costs: [(driver: QueryPlan.Driver, rows: Double)] = [(.scan, sample.movies * Self.scanCost)]
         for (facet, _) in drivable {
             // A genre or title costs twice: its ids are listed (from movie_genres, or the trigrams'

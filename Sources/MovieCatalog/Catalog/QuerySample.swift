@@ -20,15 +20,16 @@ struct QuerySample {
     var keyed = 0.0, keyedMatches = 0.0
     /// The sort key's distinct values among the sampled movies.
     var keyValues = 0.0
-    /// The condition over `f.id` that picks the sampled movies (nil: no sample), for a second look.
+    /// The sampled movies as a FROM clause over `movie_facets f` (nil: no sample), for a second look.
     private(set) var sampled: SQLFragment?
 
     /// No sample (the set picks its movies by id).
     init() {}
 
-    /// Samples `movie_facets f` joined to `movies m` under `condition` (over those aliases), each
-    /// of `facets` alone, and `keyColumn` (e.g. `f.rating`; nil for none).
-    init(_ db: Database, condition: SQLFragment, facets: [(Facet, SQLFragment)], keyColumn: String?) throws {
+    /// Samples `movie_facets f` (joined to `movies m` when `joiningMovies`: a title condition) under
+    /// `condition` (over those aliases), each of `facets` alone, and `keyColumn` (e.g. `f.rating`; nil for none).
+    init(_ db: Database, condition: SQLFragment, facets: [(Facet, SQLFragment)], keyColumn: String?,
+         joiningMovies: Bool) throws {
         guard let ids = try MovieFacetsTable.idBounds(db) else { return }
         // In Int128: a sqlite3 user may spread ids over all of Int64.
         let low = Int128(ids.lowerBound), high = Int128(ids.upperBound)
@@ -49,11 +50,14 @@ struct QuerySample {
         var columns = [SQLFragment("count(*), total(") + condition + SQLFragment("), total(\(key) IS NOT NULL), total(\(key) IS NOT NULL AND (")
                        + condition + SQLFragment(")), count(DISTINCT \(key))")]
         columns += facets.map { SQLFragment("total(") + $0.1 + SQLFragment(")") }
-        let within = SQLFragment.join(ranges.map { SQLFragment("f.id BETWEEN ? AND ?", [.integer($0.0), .integer($0.1)]) },
-                                      separator: " OR ")
+        // A row of ranges joined by id, not 32 ORs: SQLite prepares and runs the ORs as a union of
+        // rowid sets, two thirds of a count's instructions after its start (callgrind).
+        let values = SQLFragment.join(ranges.map { SQLFragment("(?, ?)", [.integer($0.0), .integer($0.1)]) }, separator: ", ")
+        let within = SQLFragment("(VALUES ") + values
+            + SQLFragment(") r CROSS JOIN movie_facets f ON f.id BETWEEN r.column1 AND r.column2")
         sampled = within
-        let sql = SQLFragment("SELECT ") + SQLFragment.join(columns, separator: ", ")
-            + SQLFragment(" FROM movie_facets f CROSS JOIN movies m ON m.id = f.id WHERE ") + within
+        let sql = SQLFragment("SELECT ") + SQLFragment.join(columns, separator: ", ") + SQLFragment(" FROM ") + within
+            + SQLFragment(joiningMovies ? " CROSS JOIN movies m ON m.id = f.id" : "")
         let statement = try db.prepare(sql.sql)
         try statement.bind(sql.bindings)
         guard try statement.step() else { return }
@@ -82,8 +86,8 @@ struct QuerySample {
     /// the key's whole index (in its order, or for IS NOT NULL) instead of reading the sample.
     func largestTieStatement(column: String) -> SQLFragment? {
         sampled.map {
-            SQLFragment("SELECT max(n) FROM (SELECT count(*) AS n FROM movie_facets f WHERE (") + $0
-                + SQLFragment(") AND +\(column) IS NOT NULL GROUP BY +\(column))")
+            SQLFragment("SELECT max(n) FROM (SELECT count(*) AS n FROM ") + $0
+                + SQLFragment(" WHERE +\(column) IS NOT NULL GROUP BY +\(column))")
         }
     }
 
