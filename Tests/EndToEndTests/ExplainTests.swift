@@ -144,6 +144,16 @@ import Testing
         #expect(try box.dump() == before, "explaining changed the catalog")
     }
 
+    @Test("--explain of a page reaching past Int64 shows its estimates clamped (a walk's cost beyond Int used to trap)",
+          arguments: [["--sort", "rating", "--limit", "9223372036854775807", "--offset", "1"],
+                      ["--sort", "year", "--limit", "5", "--offset", "9223372036854775807"]])
+    func explainHugePage(_ page: [String]) throws {
+        let box = try Self.catalog()
+        let run = try box.moviecat(["filter", "--explain"] + page)
+        #expect(run.status == 0 && run.stderr.isEmpty, "\(run)")
+        #expect(run.stdout.hasPrefix("PLAN:\n") && run.stdout.contains("rows\n"), "\(run)")
+    }
+
     @Test("filter --explain --count explains the count query")
     func explainCount() throws {
         let box = try Self.catalog()

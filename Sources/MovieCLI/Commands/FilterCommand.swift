@@ -64,11 +64,18 @@ enum FilterCommand {
         if format == .table { context.note("\(shown) movie\(shown == 1 ? "" : "s")") }
     }
 
+    /// An estimate as grouped digits; one past Int's range (a page near Int64.max rows, ids spread
+    /// over all of Int64) is clamped rather than converted, which would trap.
+    static func estimate(_ value: Double) -> String {
+        guard value.isFinite else { return "?" }
+        return NumberText.grouped(value >= Double(Int.max) ? Int.max : Int(max(0, value).rounded()))
+    }
+
     /// Prints the chosen plan with the estimates behind it, then its SQL, bound values and SQLite's query plan.
     static func explain(_ plan: QueryPlan, catalog: Catalog, to out: TextOutput) throws {
-        out.write("PLAN:\n  \(plan.driver) (estimated \(NumberText.grouped(Int(plan.movies.rounded()))) movies, \(NumberText.grouped(Int(plan.matches.rounded()))) matching)\n")
+        out.write("PLAN:\n  \(plan.driver) (estimated \(estimate(plan.movies)) movies, \(estimate(plan.matches)) matching)\n")
         for (driver, rows) in plan.costs.sorted(by: { $0.rows < $1.rows }) {
-            out.write("  cost of \(driver): \(NumberText.grouped(Int(rows.rounded()))) rows\n")
+            out.write("  cost of \(driver): \(estimate(rows)) rows\n")
         }
         if plan.packedRows {
             out.write("  counted in moviecat from the packed facet rows of movie_facet_totals, one part per core on a large catalog\n")
