@@ -13,7 +13,7 @@
 set -euo pipefail
 
 usage() { sed -n '2,13s/^# \{0,1\}//p' "$0"; }
-die() { printf 'imdb.sh: error: %s\n' "$*" >&2; exit 1; }
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 case "${1:-}" in -h|--help) usage; exit 0 ;; esac
 [[ $# -le 1 ]] || { usage >&2; exit 64; }
@@ -27,20 +27,11 @@ fi
 [[ $ROWS =~ ^[1-9][0-9]*$ ]] || die "ROWS must be a positive integer, got '$ROWS'"
 [[ $ROUNDS =~ ^[1-9][0-9]*$ ]] || die "ROUNDS must be a positive integer, got '$ROUNDS'"
 
-BENCH=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-ROOT=$(dirname "$BENCH")
 cd "$ROOT"
-MOVIECAT=${MOVIECAT:-.build/release/moviecat}
-DATA=$BENCH/data
 
 # --- prerequisites ---------------------------------------------------------------
-command -v python3 >/dev/null || die "python3 not found"
-command -v sqlite3 >/dev/null || die "sqlite3 not found (apt-get install sqlite3)"
-/usr/bin/time -f '%e' true 2>/dev/null \
-    || die "GNU time not found at /usr/bin/time (apt-get install time)"
-[[ -x $MOVIECAT ]] || die "moviecat binary not found at '$MOVIECAT'.
-  Build it first:   swift build -c release
-  or point to one:  MOVIECAT=/path/to/moviecat $0 ${1:-}"
+need_tools
+need_moviecat "${1:-}"
 
 # --- data -------------------------------------------------------------------------
 BASICS=$DATA/title.basics-$ROWS.tsv

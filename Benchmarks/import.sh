@@ -24,7 +24,7 @@
 set -euo pipefail
 
 usage() { sed -n '2,25s/^# \{0,1\}//p' "$0"; }
-die() { printf 'import.sh: error: %s\n' "$*" >&2; exit 1; }
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 case "${1:-}" in -h|--help) usage; exit 0 ;; esac
 [[ $# -le 1 ]] || { usage >&2; exit 64; }
@@ -37,23 +37,14 @@ SEED=${SEED:-1}
 [[ $DUPLICATES =~ ^[0-9]+$ ]] && (( DUPLICATES < 100 )) || die "DUPLICATES must be 0..99, got '$DUPLICATES'"
 [[ $SEED =~ ^[0-9]+$ ]] || die "SEED must be a non-negative integer, got '$SEED'"
 
-BENCH=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-ROOT=$(dirname "$BENCH")
 cd "$ROOT"
-MOVIECAT=${MOVIECAT:-.build/release/moviecat}
-DATA=$BENCH/data
 SAMPLE_ROWS=$(( ROWS < 200000 ? ROWS : 200000 ))
 
 # --- prerequisites ---------------------------------------------------------------
-command -v python3 >/dev/null || die "python3 not found"
-command -v sqlite3 >/dev/null || die "sqlite3 not found (apt-get install sqlite3)"
-/usr/bin/time -f '%e' true 2>/dev/null \
-    || die "GNU time not found at /usr/bin/time (apt-get install time)"
+need_tools
 if [[ ${SKIP_MOVIECAT:-0} != 1 ]]; then
-    [[ -x $MOVIECAT ]] || die "moviecat binary not found at '$MOVIECAT'.
-  Build it first:   swift build -c release
-  or point to one:  MOVIECAT=/path/to/moviecat $0 ${1:-}
-  or leave it out:  SKIP_MOVIECAT=1 $0 ${1:-}"
+    MORE_HINTS="
+  or leave it out:  SKIP_MOVIECAT=1 $0 ${1:-}" need_moviecat "${1:-}"
 fi
 if [[ ${SKIP_SQLITE_UTILS:-0} != 1 ]] && ! command -v sqlite-utils >/dev/null; then
     echo "sqlite-utils not found; installing it: python3 -m pip install sqlite-utils" >&2

@@ -13,7 +13,7 @@
 set -euo pipefail
 
 usage() { sed -n '2,14s/^# \{0,1\}//p' "$0"; }
-die() { printf 'rss.sh: error: %s\n' "$*" >&2; exit 1; }
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 case "${1:-}" in -h|--help) usage; exit 0 ;; esac
 [[ $# -eq 0 ]] || { usage >&2; exit 64; }
@@ -27,19 +27,10 @@ for f in "${FORMATS[@]}"; do
     [[ $f =~ ^(csv|tsv|jsonl|json)$ ]] || die "FORMATS: unknown format '$f'"
 done
 
-BENCH=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-ROOT=$(dirname "$BENCH")
 cd "$ROOT"
-MOVIECAT=${MOVIECAT:-.build/release/moviecat}
-DATA=$BENCH/data
 
-command -v python3 >/dev/null || die "python3 not found"
-command -v sqlite3 >/dev/null || die "sqlite3 not found (apt-get install sqlite3)"
-/usr/bin/time -f '%e' true 2>/dev/null \
-    || die "GNU time not found at /usr/bin/time (apt-get install time)"
-[[ -x $MOVIECAT ]] || die "moviecat binary not found at '$MOVIECAT'.
-  Build it first:   swift build -c release
-  or point to one:  MOVIECAT=/path/to/moviecat $0"
+need_tools
+need_moviecat
 
 mkdir -p "$DATA"
 WORK=$(mktemp -d "$DATA/rss.XXXXXX")
