@@ -36,7 +36,7 @@ extension Catalog {
         guard !stored.isEmpty else { return [] }
         let sql: SQLFragment
         if query.limit != nil || query.offset != nil {
-            let flags = stored.map { "max(\($0.column!) IS NOT NULL)" }.joined(separator: ", ")
+            let flags = stored.map { "ifnull(max(\($0.column!) IS NOT NULL), 0)" }.joined(separator: ", ")
             sql = SQLFragment("SELECT \(flags) FROM (") + (try (plan ?? self.plan(query)).sql) + SQLFragment(")")
         } else {
             let condition = SQLBuilder.condition(for: query.filters)
