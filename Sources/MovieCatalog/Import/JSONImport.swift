@@ -42,6 +42,12 @@ extension Importer {
                     if let field { cells[field.rawValue] = Importer.cell(member.value) }
                 }
                 for rule in plan.rules { rule.apply(to: &cells) }
+                if record.hasNUL {
+                    batch.append(.invalid([ImportProblem(file: name, line: record.line, field: "record",
+                                                         reason: "contains a NUL character (\\u0000)")]),
+                                 raw: cells.map(Importer.rawText))
+                    return true
+                }
                 batch.append(RowDecoder.decode(file: name, line: record.line, required: plan.required) { cells[$0.rawValue] },
                              raw: cells.map(Importer.rawText))
                 return true

@@ -19,6 +19,8 @@ public final class JSONRecordReader {
     /// Token readers borrow it as a local (`borrowScratch`): a class property held `inout`
     /// across reads would pay a dynamic exclusivity check on every access.
     private var scratch: [UInt8] = []
+    /// Whether the object being read had a `\u0000` escape.
+    private var escapedNUL = false
     /// After an error the input position is meaningless, so every later call repeats the error.
     private var failure: Error?
 
@@ -126,7 +128,9 @@ public final class JSONRecordReader {
     private func readObjectRecord() throws -> JSONRecord {
         let start = line
         try consume()
-        return JSONRecord(line: start, members: try readMembers(depth: 1))
+        escapedNUL = false
+        let members = try readMembers(depth: 1)
+        return JSONRecord(line: start, members: members, hasNUL: escapedNUL)
     }
 
     private func skipByteOrderMark() throws {
@@ -259,7 +263,13 @@ public final class JSONRecordReader {
         case UInt8(ascii: "r"): decoded = 0x0D
         case UInt8(ascii: "t"): decoded = 0x09
         case UInt8(ascii: "u"):
-            bytes.append(contentsOf: try readUnicodeEscape().utf8)
+            guard let scalar = try readUnicodeEscape() else {
+                // NUL never goes into the catalog: the record is rejected, its text kept as written.
+                escapedNUL = true
+                bytes.append(contentsOf: "\\u0000".utf8)
+                return
+            }
+            bytes.append(contentsOf: scalar.utf8)
             return
         case 0:
             throw error("NUL byte")
@@ -271,8 +281,8 @@ public final class JSONRecordReader {
         bytes.append(decoded)
     }
 
-    /// Decodes `XXXX` after `\u`, joining a surrogate pair.
-    private func readUnicodeEscape() throws -> Unicode.Scalar {
+    /// Decodes `XXXX` after `\u`, joining a surrogate pair; nil for `\u0000`.
+    private func readUnicodeEscape() throws -> Unicode.Scalar? {
         let unit = try readHex4()
         var value = UInt32(unit)
         if 0xDC00...0xDFFF ~= unit { throw error("lone surrogate \\u\(JSONByte.hex4(unit))") }
@@ -286,9 +296,7 @@ public final class JSONRecordReader {
             }
             value = 0x10000 + (UInt32(unit - 0xD800) << 10) + UInt32(low - 0xDC00)
         }
-        // Strings must never carry NUL into the catalog, escaped or not.
-        if value == 0 { throw error("NUL character (\\u0000) in a string") }
-        return Unicode.Scalar(value)!
+        return value == 0 ? nil : Unicode.Scalar(value)!
     }
 
     private func readHex4() throws -> UInt16 {

@@ -36,11 +36,16 @@ public struct JSONRecord: Equatable, Sendable {
     public let line: Int
     /// The object's members in input order.
     public let members: [JSONMember]
+    /// Whether a string in it had the escape `\u0000`: valid JSON, but no value for the catalog,
+    /// so the record is invalid as a whole (as a CSV record with a NUL byte is). The escape is
+    /// read as its six characters.
+    public let hasNUL: Bool
 
     /// Creates a record.
-    public init(line: Int, members: [JSONMember]) {
+    public init(line: Int, members: [JSONMember], hasNUL: Bool = false) {
         self.line = line
         self.members = members
+        self.hasNUL = hasNUL
     }
 }
 
