@@ -17,7 +17,7 @@ public enum MovieRules {
 
     /// A field's value from trimmed, non-empty text (genres: one name), or why it is refused.
     public static func value(_ field: MovieField, from raw: String) -> Result<FieldValue, Violation> {
-        func refuse(_ reason: String) -> Result<FieldValue, Violation> { .failure(Violation(reason: "'\(raw)' \(reason)")) }
+        func refuse(_ reason: String) -> Result<FieldValue, Violation> { .failure(Violation(reason: "\(raw.quotedForMessage) \(reason)")) }
         switch field {
         case .title:
             return .success(.text(raw))

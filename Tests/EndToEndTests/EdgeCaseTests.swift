@@ -141,6 +141,8 @@ import Testing
         #expect(run.status == 0, "\(run)")
         #expect(run.stderr.contains("removed 1 movie"), "\(run)")
         #expect(try box.sql("SELECT count(*) FROM movies") == ["12"])
+        let edit = try box.moviecat("edit", "2", "2", "--rating", "5")
+        #expect(edit.status == 0 && edit.errorLines == ["changed 1 movie"], "\(edit)")
     }
 
     @Test("title search ignores case beyond ASCII; table output shows control characters")

@@ -87,6 +87,18 @@ extension ImportBehaviourTests {
         #expect(try box.dump() == before)
     }
 
+    @Test("--on-duplicate fail names a ratings row, which has no title, by its IMDb id")
+    func failOnDuplicateRatings() throws {
+        let box = try Sandbox()
+        try box.write("heat.csv", "title,year,imdb_id\nHeat,1995,tt0113277\n")
+        #expect(try box.moviecat("import", "heat.csv").status == 0)
+        try box.write("ratings.tsv", "tconst\taverageRating\tnumVotes\ntt0113277\t8.3\t720000\n")
+        let run = try box.moviecat("import", "--on-duplicate", "fail", "ratings.tsv")
+        #expect(run.status == 65, "\(run)")
+        #expect(run.errorLines.last?.hasPrefix("moviecat: error: ratings.tsv:2: tt0113277 is already in the catalog as movie 1 'Heat' (1995)") == true, "\(run)")
+        #expect(try box.sql("SELECT rating IS NULL FROM movies") == ["1"])
+    }
+
     // MARK: Repeats within the input
 
     /// Six rows, three natural keys; the last repeat of each must win.
@@ -190,6 +202,25 @@ extension ImportBehaviourTests {
         let usage = try box.moviecat("import", "--rejects", "r2.csv", "mixed.csv")
         #expect(usage.status == 64 && usage.stderr.contains("--skip-invalid"), "--rejects needs --skip-invalid: \(usage)")
         #expect(!FileManager.default.fileExists(atPath: box.path("r2.csv")))
+    }
+
+    // `\u0000` is valid JSON but no catalog value: its record alone is rejected, as a CSV record
+    // with a NUL byte is (it stopped the whole input once).
+    @Test("--skip-invalid rejects a JSON record with an escaped NUL and imports the rest", arguments: ["jsonl", "json"])
+    func escapedNUL(format: String) throws {
+        let box = try Sandbox()
+        try box.seed()
+        let objects = [#"{"title":"Good A","year":2001}"#, #"{"title":"I\u0000J","year":2002,"x":"\u0000"}"#,
+                       #"{"title":"Good C","year":2003}"#]
+        try box.write("n.\(format)", format == "json" ? "[" + objects.joined(separator: ",\n") + "]\n" : objects.joined(separator: "\n") + "\n")
+        let run = try box.moviecat("import", "--skip-invalid", "--rejects", "rejects.csv", "n.\(format)")
+        #expect(run.status == 0, "\(run)")
+        #expect(run.reports == [ReportLine(file: "n.\(format)", read: 3, inserted: 2, rejected: 1)], "\(run)")
+        #expect(run.errorLines.contains("n.\(format):2: record: contains a NUL character (\\u0000)"), "\(run)")
+        #expect(try box.rows("SELECT title FROM movies WHERE id > 13 ORDER BY title") == [["Good A"], ["Good C"]])
+        #expect(try box.scalar("SELECT count(*) FROM movies WHERE instr(title, char(0)) > 0") == "0")
+        let written = try String(contentsOfFile: box.path("rejects.csv"), encoding: .utf8)
+        #expect(written.contains("I\\u0000J,2002,"), "the row as read: \(written)")
     }
 
     @Test("--dry-run reports what it would do and writes nothing")

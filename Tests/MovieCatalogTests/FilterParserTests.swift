@@ -49,6 +49,7 @@ import Testing
         Case(facet: .year, input: "..1920", expected: .year(.range(nil, 1920))),
         Case(facet: .certification, input: "pg-13", expected: .certification("PG-13")),
         Case(facet: .title, input: "100% _real_, really", expected: .title("100% _real_, really")),
+        Case(facet: .title, input: " the end ", expected: .title(" the end ")),
         Case(facet: .votes, input: "100", expected: .votes(.exact(100))),
         Case(facet: .votes, input: "25000..", expected: .votes(.range(25_000, nil))),
         Case(facet: .votes, input: "25k..", expected: .votes(.range(25_000, nil))),

@@ -55,3 +55,29 @@ import Testing
         #expect((MovieRules.genreViolation(code: code, name: name) == nil) == accepted, "\(code) \(name)")
     }
 }
+
+/// Values quoted in messages are cut: one 10 MB cell once made a 10 MB error line.
+@Suite struct MessageQuotingTests {
+    @Test("short values are quoted whole, long ones cut after 60 characters with their length", arguments: [
+        ("1994", "'1994'"),
+        (String(repeating: "é", count: 60), "'" + String(repeating: "é", count: 60) + "'"),
+        (String(repeating: "9", count: 100_000), "'" + String(repeating: "9", count: 60) + "…' (100000 characters)"),
+    ])
+    func quoted(_ value: String, _ expected: String) {
+        #expect(value.quotedForMessage == expected)
+    }
+
+    @Test("an import's problem and a filter's usage error quote a long value cut")
+    func inMessages() throws {
+        let long = String(repeating: "9", count: 100_000)
+        guard case .failure(let violation) = MovieRules.value(.year, from: long) else {
+            Issue.record("a 100,000-digit year was accepted")
+            return
+        }
+        #expect(violation.reason.utf8.count < 120, "\(violation.reason.prefix(200))")
+        let error = try #require(throws: CatalogError.self) {
+            try FilterParser.standalone.parseToken("year:" + long)
+        }
+        #expect(error.message.utf8.count < 300, "\(error.message.prefix(300))")
+    }
+}

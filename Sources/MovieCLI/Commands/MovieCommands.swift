@@ -116,9 +116,11 @@ enum MovieCommands {
     /// SQLite takes as a rowid is one: a sqlite3 user may have stored 0 or -1 (given after `--`).
     static func movieIDs(_ texts: [String], spec: CommandSpec) throws -> [Int64] {
         guard !texts.isEmpty else { throw spec.usageError("missing movie id") }
-        return try texts.map { text in
+        var seen = Set<Int64>()
+        // An id given twice is one movie (`edit 1 1` changes one).
+        return try texts.compactMap { text in
             guard let id = Int64(text) else { throw spec.usageError("'\(text)' is not a movie id") }
-            return id
+            return seen.insert(id).inserted ? id : nil
         }
     }
 }

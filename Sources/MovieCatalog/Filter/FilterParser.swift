@@ -27,12 +27,12 @@ public struct FilterParser: Sendable {
     public func parseToken(_ token: String) throws -> [MovieFilter] {
         // The first colon itself (a colon with a combining mark after it is still the separator).
         guard let colon = token.unicodeScalars.firstIndex(of: ":") else {
-            throw CatalogError(.usage, "unexpected argument '\(token)': filter tokens look like facet:value, e.g. genre:drama")
+            throw CatalogError(.usage, "unexpected argument \(token.quotedForMessage): filter tokens look like facet:value, e.g. genre:drama")
         }
         let name = String(token.unicodeScalars[..<colon]).lowercased()
         guard let facet = Facet(rawValue: name) else {
             let hint = Suggestion.nearest(to: name, in: Facet.allCases.map(\.rawValue)).map { "; did you mean '\($0)'?" } ?? ""
-            throw CatalogError(.usage, "unknown facet '\(name)' in '\(token)'\(hint)")
+            throw CatalogError(.usage, "unknown facet \(name.quotedForMessage) in \(token.quotedForMessage)\(hint)")
         }
         return try parse(facet, String(token.unicodeScalars[token.unicodeScalars.index(after: colon)...]), source: token)
     }
@@ -41,23 +41,24 @@ public struct FilterParser: Sendable {
     public func parseOne(_ facet: Facet, _ raw: String, source: String) throws -> MovieFilter {
         let value = raw.trimmingWhitespace()
         guard !value.isEmpty else {
-            throw CatalogError(.usage, "empty value for '\(source)'")
+            throw CatalogError(.usage, "empty value for \(source.quotedForMessage)")
         }
         func invalid(_ expected: String) -> CatalogError {
-            CatalogError(.usage, "invalid value '\(value)' for '\(source)': expected \(expected)")
+            CatalogError(.usage, "invalid value \(value.quotedForMessage) for \(source.quotedForMessage): expected \(expected)")
         }
         switch facet {
         case .genre, .excludeGenre:
             guard let genre = genres.resolve(value) else {
                 let hint = Suggestion.nearest(to: value, in: genres.codes).map { "; did you mean '\($0)'?" } ?? ""
-                throw CatalogError(.usage, "unknown genre '\(value)' for '\(source)'\(hint)")
+                throw CatalogError(.usage, "unknown genre \(value.quotedForMessage) for \(source.quotedForMessage)\(hint)")
             }
             return facet == .genre ? .genre(genre.code) : .excludeGenre(genre.code)
         case .certification:
             // As import stores it (ASCII upper case), so a stored `é` is found by `é`.
             return .certification(MovieRules.uppercased(value))
         case .title:
-            return .title(value)
+            // A substring: its spaces are part of it (`the ` is not in `there`).
+            return .title(raw)
         case .rating:
             let expected = "a rating like 7, 7.5, 7.5.., ..4 or 6..8.5"
             if let (lo, hi) = try range(value, bound: ValueParsing.decimal, invalid: invalid(expected)) {
@@ -115,7 +116,7 @@ public struct FilterParser: Sendable {
         let hi = hiText.isEmpty ? nil : bound(hiText)
         if (!loText.isEmpty && lo == nil) || (!hiText.isEmpty && hi == nil) { throw invalid }
         if let lo, let hi, lo > hi {
-            throw CatalogError(.usage, "invalid range '\(value)': its lower bound is above its upper bound")
+            throw CatalogError(.usage, "invalid range \(value.quotedForMessage): its lower bound is above its upper bound")
         }
         return (lo, hi)
     }

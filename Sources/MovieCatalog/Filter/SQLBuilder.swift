@@ -82,7 +82,7 @@ public enum SQLBuilder {
             return SQLFragment("m.imdb_id IN (") + SQLFragment.list(elements.map { .text($0.value) }) + SQLFragment(")")
         default:
             let ors = elements.map { condition(for: $0, on: columns) }
-            return ors.count == 1 ? ors[0] : SQLFragment.join(ors, separator: " OR ").parenthesized
+            return ors.count == 1 ? ors[0] : SQLFragment.or(ors).parenthesized
         }
     }
 
@@ -120,7 +120,8 @@ public enum SQLBuilder {
             // Both sides in Unicode lower case, compared as scalars. An ASCII text: LIKE (which folds
             // ASCII) is that, but for titles with one of the two letters whose lower case has ASCII
             // in it, which it reads folded. Other text: moviecat_lower (see Database) and instr.
-            if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            // (A LIKE pattern is refused past 50,000 bytes; a longer text takes the instr test.)
+            if text.utf8.count <= longestLikeText && text.utf8.allSatisfy({ $0 < 0x80 }) {
                 let escaped = escapeLike(text)
                 // ESCAPE only when needed: it costs a tenth of a scan.
                 let like = escaped == text ? " LIKE ?" : " LIKE ? ESCAPE '\\'", pattern = SQLValue.text("%" + escaped + "%")
@@ -138,6 +139,9 @@ public enum SQLBuilder {
             preconditionFailure("handled per facet")
         }
     }
+
+    /// The longest title text tested with LIKE: its pattern, escaped, stays within SQLite's limit.
+    static let longestLikeText = 20_000
 
     /// An inclusive range test; an open side is left out.
     static func between(_ column: String, _ lo: SQLValue?, _ hi: SQLValue?) -> SQLFragment {

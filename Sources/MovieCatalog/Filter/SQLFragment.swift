@@ -23,6 +23,15 @@ public struct SQLFragment: Equatable, Sendable {
         SQLFragment(parts.map(\.sql).joined(separator: separator), parts.flatMap(\.bindings))
     }
 
+    /// The parts OR-ed, nested in halves past 32 of them: SQLite parses `a OR b OR c ...` into a
+    /// tree as deep as the list, and refuses one deeper than 1,000; nesting keeps it shallow (the
+    /// planner splits nested ORs as flat ones).
+    public static func or(_ parts: [SQLFragment]) -> SQLFragment {
+        if parts.count <= 32 { return join(parts, separator: " OR ") }
+        let half = parts.count / 2
+        return join([or(Array(parts[..<half])).parenthesized, or(Array(parts[half...])).parenthesized], separator: " OR ")
+    }
+
     /// The fragment after fixed SQL text.
     public func prefixed(_ text: String) -> SQLFragment { SQLFragment(text + sql, bindings) }
 

@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Sets no person types but a script does: a thousand elements of one facet, and title texts
+/// longer than SQLite's longest LIKE pattern. Each once exited 70 with SQLite's own message
+/// ("Expression tree is too large", "LIKE or GLOB pattern too complex").
+@Suite struct LargeSetTests {
+    /// Every odd year from 1001 to 2999: 1,000 elements of one facet.
+    static let oddYears = stride(from: 1001, through: 2999, by: 2).map { "year:\($0)" }
+
+    @Test("a thousand elements of one facet: filter, a page of it and facets", arguments: [
+        ["--count"], ["--sort", "rating", "--desc", "--limit", "5", "--format", "csv"], ["--format", "csv"],
+    ])
+    func thousandElements(_ shape: [String]) throws {
+        let box = try Sandbox()
+        try box.seed()
+        let run = try box.moviecat(["filter"] + Self.oddYears + shape)
+        #expect(run.status == 0, "\(run)")
+        let expected = try box.sql("SELECT title FROM movies WHERE year % 2 = 1 ORDER BY rating DESC, title")
+        if shape == ["--count"] {
+            #expect(run.stdout == "\(expected.count)\n", "\(run)")
+        } else {
+            #expect(Set(try CSV.rows(run.stdout).map { $0["title"] ?? "?" }) == Set(expected), "\(run)")
+        }
+        let facets = try box.moviecat(["facets", "--format", "json"] + Self.oddYears)
+        #expect(facets.status == 0, "\(facets)")
+    }
+
+    @Test("a preset of 1,200 elements is saved and used")
+    func bigPreset() throws {
+        let box = try Sandbox()
+        try box.seed()
+        _ = try box.sql("UPDATE movies SET votes = id * 1000")
+        let votes = (1...1200).map { "votes:\($0 * 500)" }
+        #expect(try box.moviecat(["save-preset", "big"] + votes).status == 0)
+        let run = try box.moviecat("filter", "--preset", "big", "--count")
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stdout == "13\n", "\(run)")
+        #expect(try box.moviecat("filter", "--preset", "big", "--rating", "5", "--count").stdout
+                == "\(try box.scalar("SELECT count(*) FROM movies WHERE rating >= 5 AND rating < 6"))\n")
+    }
+
+    @Test("a title text past LIKE's longest pattern is still a case-insensitive substring test")
+    func longTitleText() throws {
+        let box = try Sandbox()
+        try box.seed()
+        let long = "Ab" + String(repeating: "ab", count: 26_000) + " End"
+        let path = try box.write("long.csv", "title,year\n\(long),2001\nShort,2002\n")
+        #expect(try box.moviecat("import", path).status == 0)
+        let search = String(repeating: "AB", count: 25_001)   // 50,002 bytes
+        let found = try box.moviecat("filter", "--title", search, "--format", "csv")
+        #expect(found.status == 0, "\(found)")
+        #expect(try CSV.rows(found.stdout).map { $0["year"] ?? "?" } == ["2001"], "\(found)")
+        let count = try box.moviecat("filter", "--count", "--title", search + " end")
+        #expect(count.status == 0 && count.stdout == "1\n", "\(count)")
+        let none = try box.moviecat("filter", "--count", "--title", String(repeating: "a", count: 49_999))
+        #expect(none.status == 0 && none.stdout == "0\n", "\(none)")
+    }
+}
