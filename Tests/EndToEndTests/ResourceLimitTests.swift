@@ -134,4 +134,16 @@ import Testing
         #expect(run.status == 74, "\(run)")
         #expect(run.errorLines == ["moviecat: error: cannot write standard output: No space left on device"], "\(run)")
     }
+
+    // add prints the new id: a write that fails must not leave the movie added (SPEC section 5).
+    @Test("add with its output to a full device exits 74 and adds nothing")
+    func addToFullOutput() throws {
+        let box = try Sandbox()
+        try box.seed()
+        let before = try box.dump()
+        let run = try Self.shell("exec moviecat --db catalog.sqlite add --title Fullout --genre imax > /dev/full", in: box)
+        #expect(run.status == 74, "\(run)")
+        #expect(run.errorLines == ["moviecat: error: cannot write standard output: No space left on device"], "\(run)")
+        #expect(try box.dump() == before)
+    }
 }

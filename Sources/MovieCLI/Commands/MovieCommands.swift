@@ -64,8 +64,11 @@ enum MovieCommands {
         movie.genres = parsed.all(genre).flatMap { $0 }
         let catalog = try context.catalog()
         let known = try catalog.genres().codes
-        let (id, added) = try catalog.add(movie)
-        context.stdout.write("\(id)\n")
+        // The id is written before the commit: a failed write (a full disk) adds nothing.
+        let (id, added) = try catalog.add(movie) { id in
+            context.stdout.write("\(id)\n")
+            try context.stdout.flush()
+        }
         context.noteAdded(added, knownBefore: known)
         context.note("added movie \(id): \(movie.title)")
     }

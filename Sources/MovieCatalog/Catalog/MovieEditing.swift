@@ -23,9 +23,11 @@ public struct MovieChanges: Sendable, Equatable {
 extension Catalog {
     /// Adds one validated movie (its genres by name or code; unknown ones are added). A movie
     /// it already is (SPEC section 4: by IMDb id, else title and year) is an error naming it.
-    /// Returns its id and the genres the catalog did not know.
+    /// Returns its id and the genres the catalog did not know. `beforeCommit` is told the id
+    /// while the movie can still be taken back: an error it throws (its output could not be
+    /// written) adds nothing.
     @discardableResult
-    public func add(_ movie: Movie) throws -> (id: Int64, addedGenres: [Genre]) {
+    public func add(_ movie: Movie, beforeCommit: (Int64) throws -> Void = { _ in }) throws -> (id: Int64, addedGenres: [Genre]) {
         try db.transaction {
             let identity = try MovieIdentity(db: db)
             switch try identity.match(movie) {
@@ -38,6 +40,7 @@ extension Catalog {
             let saver = try MovieSaver(db: db)
             let id = try saver.insert(movie)
             try FacetTotals.fill(db)
+            try beforeCommit(id)
             return (id, saver.genres.added)
         }
     }
