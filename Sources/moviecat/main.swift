@@ -17,8 +17,10 @@ func fail(_ error: CatalogError, spec: CommandSpec? = nil) -> Never {
     let errorOutput = TextOutput.standardError()
     // Messages quote input (headers, values, file names): escaped, they cannot drive the terminal.
     for line in error.details { errorOutput.write(TextEscaping.visible(line) + "\n") }
-    errorOutput.write("moviecat: error: \(TextEscaping.visible(error.message))\n")
+    // The error line comes last (SPEC section 5), after what leads to it: the problems, or
+    // the command's usage.
     if error.kind == .usage, let hint = error.usageHint ?? spec?.usageHint { errorOutput.write(hint + "\n") }
+    errorOutput.write("moviecat: error: \(TextEscaping.visible(error.message))\n")
     try? errorOutput.flush()
     exit(error.kind.exitCode)
 }

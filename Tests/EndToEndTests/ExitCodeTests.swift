@@ -176,15 +176,15 @@ import TestSupport
             #expect(errorLine.contains(try Regex(pattern)), "/\(pattern)/ not in: \(errorLine)")
         }
         #expect(!run.stderr.contains("Fatal error") && !run.stderr.contains("internal error"), "\(run)")
+        #expect(at == lines.count - 1, "the error line comes last: \(run)")
+        var leading = c.details.count
         if let command = c.usageOf {
-            #expect(lines.count == at + 3, "usage errors end with a USAGE and a See line: \(run)")
-            #expect(lines.dropFirst(at + 1).first?.hasPrefix("USAGE: moviecat") == true, "\(run)")
-            let see = command.isEmpty ? "See 'moviecat --help'." : "See 'moviecat \(command) --help'."
-            #expect(lines.dropFirst(at + 2).first == see, "\(run)")
-        } else {
-            #expect(at == lines.count - 1, "the error line comes last: \(run)")
+            // The usage line and the See line come right before the error line.
+            #expect(lines.dropLast().last == (command.isEmpty ? "See 'moviecat --help'." : "See 'moviecat \(command) --help'."), "\(run)")
+            #expect(lines.dropLast(2).last?.hasPrefix("USAGE: moviecat") == true, "\(run)")
+            leading += 2
         }
-        #expect(at == c.details.count, "\(c.details.count) problem lines expected before the error: \(run)")
+        #expect(at == leading, "\(leading) lines expected before the error: \(run)")
         for (line, prefix) in zip(lines, c.details) { #expect(line.hasPrefix(prefix), "\(line) !~ \(prefix)") }
     }
 

@@ -55,8 +55,8 @@ import Testing
     func helpUnknown() throws {
         let run = try Sandbox().moviecat("help", "fliter")
         #expect(run.status == 64, "\(run)")
-        #expect(run.errorLines.first?.hasPrefix("moviecat: error: ") == true, "\(run)")
-        #expect(run.errorLines.first?.contains("'filter'") == true, "\(run)")
+        #expect(run.errorLines.last?.hasPrefix("moviecat: error: ") == true, "\(run)")
+        #expect(run.errorLines.last?.contains("'filter'") == true, "\(run)")
         #expect(run.stdout.isEmpty)
     }
 
@@ -110,7 +110,7 @@ import Testing
         try box.seed()
         let run = try box.moviecat("filter", "--desc=yes")
         #expect(run.status == 64, "\(run)")
-        #expect(run.errorLines.first?.hasPrefix("moviecat: error: ") == true, "\(run)")
+        #expect(run.errorLines.last?.hasPrefix("moviecat: error: ") == true, "\(run)")
     }
 
     @Test("-- ends options: a preset name that starts with a dash")

@@ -144,7 +144,7 @@ import Testing
         #expect(try box.sql("SELECT count(*) FROM movies WHERE id IN (3, 4)") == ["2"])
 
         let bad = try box.moviecat("remove", "three")
-        #expect(bad.status == 64 && bad.errorLines.first == "moviecat: error: 'three' is not a movie id", "\(bad)")
+        #expect(bad.status == 64 && bad.errorLines.last == "moviecat: error: 'three' is not a movie id", "\(bad)")
         let none = try box.moviecat("remove")
         #expect(none.status == 64, "\(none)")
         #expect(try box.snapshot() == before)

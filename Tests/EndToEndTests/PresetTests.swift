@@ -247,7 +247,7 @@ import TestSupport
         let before = try box.dump()
         let run = try box.moviecat("save-preset", c.name, "genre:drama")
         #expect(run.status == 64, "\(run)")
-        #expect(run.errorLines.first?.hasPrefix("moviecat: error:") == true, "\(run)")
+        #expect(run.errorLines.last?.hasPrefix("moviecat: error:") == true, "\(run)")
         #expect(run.errorLines.filter { $0.hasPrefix("moviecat: error:") }.count == 1, "\(run)")
         #expect(try box.dump() == before)
     }

@@ -109,7 +109,7 @@ import TestSupport
                               ("--duration", "153722867280912931h")] {
             let run = try box.moviecat("filter", flag, value)
             #expect(run.status == 64, "\(run)")
-            #expect(run.errorLines.first?.hasPrefix("moviecat: error: invalid value '\(value)' for '\(flag)': expected ") == true, "\(run)")
+            #expect(run.errorLines.last?.hasPrefix("moviecat: error: invalid value '\(value)' for '\(flag)': expected ") == true, "\(run)")
         }
     }
 }
