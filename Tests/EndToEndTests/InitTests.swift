@@ -134,6 +134,18 @@ import TestSupport
         #expect(FileManager.default.fileExists(atPath: box.path("home/.local/share/moviecat/catalog.sqlite")))
     }
 
+    // The XDG rules ignore a relative XDG_DATA_HOME; a relative HOME would put the catalog
+    // wherever one stands (it did: ./.local/share, or /.local/share for an empty HOME).
+    @Test("a relative XDG_DATA_HOME is ignored, and a relative HOME is not used")
+    func relativeLocations() throws {
+        let box = try Sandbox()
+        let run = try runProcess(moviecatBinary, ["init"],
+                                 environment: ["XDG_DATA_HOME": "relative/x", "HOME": box.path("home")], directory: box.dir)
+        #expect(run.status == 0, "\(run)")
+        #expect(FileManager.default.fileExists(atPath: box.path("home/.local/share/moviecat/catalog.sqlite")))
+        #expect(!FileManager.default.fileExists(atPath: box.path("relative")))
+    }
+
     @Test("moviecat closes the catalog on every way out: no -wal or -shm file is left beside it", arguments: [
         (["init", "--seed"], 0), (["import", "ok.csv"], 0), (["import", "bad.csv"], 65),
         (["filter", "--genre", "nosuch"], 64), (["facets"], 0),

@@ -4,8 +4,9 @@ import MovieDomain
 
 /// What every command gets: the catalog location, the environment and the output streams.
 public final class Context {
-    /// The catalog file.
+    /// The catalog file ("" when there is none: `CatalogLocation.resolve`).
     public let catalogPath: String
+    private let hasPath: Bool
     /// The process environment.
     public let environment: [String: String]
     /// Standard output, buffered.
@@ -14,15 +15,18 @@ public final class Context {
     public let stderr = TextOutput.standardError()
     private var opened: Catalog?
 
-    /// A context for the catalog at `catalogPath`.
-    public init(catalogPath: String, environment: [String: String]) {
-        self.catalogPath = catalogPath
+    /// A context for the catalog at `catalogPath`; nil: none could be found, and a command that
+    /// opens the catalog fails saying so (one that does not, like `completions`, runs).
+    public init(catalogPath: String?, environment: [String: String]) {
+        self.catalogPath = catalogPath ?? ""
+        hasPath = catalogPath != nil
         self.environment = environment
     }
 
     /// The catalog, opened (and created and migrated) on first use: after the arguments are checked.
     func catalog() throws -> Catalog {
         if let opened { return opened }
+        guard hasPath else { throw CatalogError(.cannotUseCatalog, CatalogLocation.noPathMessage) }
         let catalog = try Catalog(path: catalogPath) { [stderr] from, to in
             // Version 10 makes the title index again: a minute and a half at 10M movies, once.
             stderr.write("moviecat: upgrading the catalog from schema version \(from) to \(to) (once; a large catalog takes a while)\n")
@@ -34,6 +38,7 @@ public final class Context {
 
     /// The catalog if its file exists; nil (and nothing created) when it does not.
     func existingCatalog() throws -> Catalog? {
+        guard hasPath else { throw CatalogError(.cannotUseCatalog, CatalogLocation.noPathMessage) }
         if opened == nil && !CatalogLocation.exists(catalogPath) { return nil }
         return try catalog()
     }

@@ -8,13 +8,28 @@ import Darwin
 
 /// Where the catalog file lives: `--db`, else `$MOVIECAT_DB`, else `$XDG_DATA_HOME/moviecat/catalog.sqlite`.
 public enum CatalogLocation {
-    /// Resolves the catalog path from the flag and the environment.
-    public static func resolve(flag: String?, environment: [String: String]) -> String {
+    /// Resolves the catalog path from the flag and the environment; nil when neither is given
+    /// and there is no home directory for the default.
+    public static func resolve(flag: String?, environment: [String: String]) -> String? {
         if let flag, !flag.isEmpty { return flag }
         if let env = environment["MOVIECAT_DB"], !env.isEmpty { return env }
-        let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? (environment["HOME"] ?? ".") + "/.local/share"
-        return dataHome + "/moviecat/catalog.sqlite"
+        // The XDG base directory rules: a relative (or empty) XDG_DATA_HOME is ignored.
+        if let dataHome = environment["XDG_DATA_HOME"], dataHome.hasPrefix("/") {
+            return dataHome + "/moviecat/catalog.sqlite"
+        }
+        return homeDirectory(environment).map { $0 + "/.local/share/moviecat/catalog.sqlite" }
+    }
+
+    /// Why `resolve` found no path.
+    public static let noPathMessage = "no catalog path: HOME is not set and the user has no home directory (give --db PATH or set MOVIECAT_DB)"
+
+    /// `$HOME` when absolute, else the user's entry in the password database (as a login shell
+    /// would set it); never a relative path, which would put the catalog wherever one stands.
+    static func homeDirectory(_ environment: [String: String]) -> String? {
+        if let home = environment["HOME"], home.hasPrefix("/") { return home }
+        guard let entry = getpwuid(getuid()), let directory = entry.pointee.pw_dir else { return nil }
+        let home = String(cString: directory)
+        return home.hasPrefix("/") ? home : nil
     }
 
     /// Whether a file exists at `path`.
