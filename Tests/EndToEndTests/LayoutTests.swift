@@ -173,6 +173,14 @@ import Testing
         let run = try forced.moviecat("import", "list.csv", "--layout", "letterboxd")
         #expect(run.status == 0 && run.errorLines.contains("list.csv: Letterboxd export layout"), "\(run)")
         #expect(try forced.rows("SELECT title, year, rating FROM movies") == [["Heat", "1995", sqlNull]])
+        // A forced layout whose columns the input lacks says which (it said "no title column").
+        try forced.write("plain.csv", "title,year\nA,1990\n")
+        for (layout, columns) in [("imdb-basics", "'tconst', 'titleType', 'primaryTitle'"), ("letterboxd", "'Name', 'Letterboxd URI'"),
+                                  ("imdb-ratings", "'tconst', 'averageRating', 'numVotes'")] {
+            let wrong = try forced.moviecat("import", "plain.csv", "--layout", layout)
+            #expect(wrong.status == 65, "\(wrong)")
+            #expect(wrong.errorLines.last == "moviecat: error: plain.csv:1: --layout \(layout) reads the columns \(columns), which this input lacks; the columns are 'title', 'year'", "\(wrong)")
+        }
     }
 
     @Test("--where: values OR-ed, columns AND-ed, any case; COLUMN=* lifts a layout default; --map wins")

@@ -151,6 +151,14 @@ struct ImportPlan {
         }
         let updateOnly = columns[.title] == nil && columns[.imdbID] != nil
         guard columns[.title] != nil || updateOnly else {
+            // A forced layout reads its own columns: name those the input lacks.
+            if case .forced(let forced) = options.layout {
+                let missing = forced.keyColumns.filter { key in !header.contains { $0.lowercased() == key.lowercased() } }
+                if !missing.isEmpty {
+                    let named = missing.map { "'\($0)'" }.joined(separator: ", ")
+                    throw CatalogError(.dataError, "\(source): --layout \(forced.name) reads the column\(missing.count == 1 ? "" : "s") \(named), which this input lacks; the columns are \(found)")
+                }
+            }
             throw CatalogError(.dataError, "\(source): no title column (title or primaryTitle, or use --map title=COLUMN); the columns are \(found)")
         }
         return (ImportPlan(layout: layout, mapping: mapping, conditions: conditions, updateOnly: updateOnly), columns, ignored)
