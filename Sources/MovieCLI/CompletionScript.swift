@@ -175,19 +175,29 @@ public enum CompletionScript {
         }
         for command in commands {
             text += "complete -c moviecat -n __fish_use_subcommand -a \(command.name) -d \(quoteFish(command.abstract))\n"
-            let seen = "'__fish_seen_subcommand_from \(command.name)'"
-            for option in command.options + command.subcommands.flatMap(\.options) {
-                text += "complete -c moviecat -n \(seen) -l \(option.name.dropFirst(2))"
-                    + (fishValues(option.completion).map { " " + $0 } ?? (option.valueName != nil ? " -x" : ""))
-                    + " -d \(quoteFish(option.help))\n"
+            let seen = "__fish_seen_subcommand_from \(command.name)"
+            text += fishLines(command, when: seen)
+            guard !command.subcommands.isEmpty else { continue }
+            // A subcommand's word until one is given; then its own options and arguments only.
+            let words = command.subcommands.map(\.word).joined(separator: " ")
+            text += "complete -c moviecat -n \(quoteFish(seen + "; and not __fish_seen_subcommand_from " + words)) -a \(quoteFish(words))\n"
+            for subcommand in command.subcommands {
+                text += fishLines(subcommand, when: seen + "; and __fish_seen_subcommand_from \(subcommand.word)")
             }
-            if !command.subcommands.isEmpty {
-                text += "complete -c moviecat -n \(seen) -a \(quoteFish(command.subcommands.map(\.word).joined(separator: " ")))\n"
-            }
-            let arguments = command.arguments + command.subcommands.flatMap(\.arguments)
-            for argument in arguments {
-                if let values = fishValues(argument.completion) { text += "complete -c moviecat -n \(seen) \(values)\n" }
-            }
+        }
+        return text
+    }
+
+    /// The fish lines offering `command`'s options and argument values when `condition` holds.
+    static func fishLines(_ command: CommandSpec, when condition: String) -> String {
+        var text = ""
+        for option in command.options {
+            text += "complete -c moviecat -n \(quoteFish(condition)) -l \(option.name.dropFirst(2))"
+                + (fishValues(option.completion).map { " " + $0 } ?? (option.valueName != nil ? " -x" : ""))
+                + " -d \(quoteFish(option.help))\n"
+        }
+        for argument in command.arguments {
+            if let values = fishValues(argument.completion) { text += "complete -c moviecat -n \(quoteFish(condition)) \(values)\n" }
         }
         return text
     }

@@ -184,4 +184,27 @@ import Testing
         #expect(none.isEmpty, "\(none)")
         #expect(!FileManager.default.fileExists(atPath: missing))
     }
+
+    // fish offered preset names beside the actions, and the actions again after `presets show`.
+    @Test("fish offers the presets actions until one is given, then that action's names and options")
+    func fishPresets() throws {
+        let box = try CompletionTests.catalog()
+        let script = try box.moviecat("completions", "fish")
+        let seen = "__fish_seen_subcommand_from presets"
+        #expect(script.lines.contains("complete -c moviecat -n '\(seen); and not __fish_seen_subcommand_from list show delete rename' -a 'list show delete rename'"), "\(script)")
+        #expect(script.lines.contains("complete -c moviecat -n '\(seen); and __fish_seen_subcommand_from show' -x -a '(__moviecat_values presets)'"), "\(script)")
+        #expect(!script.lines.contains { $0.hasPrefix("complete -c moviecat -n '\(seen)' ") }, "nothing is offered on presets alone: \(script)")
+        // Asked of fish itself where it is installed (CI has no fish; the lines above stand for it there).
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/fish") else { return }
+        let path = try box.write("moviecat.fish", script.stdout)
+        func offers(_ line: String) throws -> [String] {
+            let run = try runProcess(URL(fileURLWithPath: "/usr/bin/fish"), ["-c", "source \(path); complete -C \(CompletionTests.shellQuote(line))"],
+                                     environment: CompletionTests.environment)
+            try #require(run.status == 0, "\(run)")
+            return run.lines.map { String($0.split(separator: "\t").first ?? "") }
+        }
+        #expect(try offers("moviecat --db \(box.db) presets ") == ["delete", "list", "rename", "show"])
+        let names = try offers("moviecat --db \(box.db) presets show ")
+        #expect(!names.isEmpty && !names.contains("list"), "\(names)")
+    }
 }
