@@ -164,7 +164,8 @@ public enum ValueParsing {
 
     /// An IMDb title id as stored, `tt` and at least 7 digits, from `tt0111161` (any case), its
     /// digits (`111161`, `0111161`, as MovieLens writes them) or a title URL
-    /// (`https://www.imdb.com/title/tt0111161/`); nil for anything else.
+    /// (`https://www.imdb.com/title/tt0111161/`, or a localised page's `imdb.com/de/title/...`);
+    /// nil for anything else.
     ///
     /// Fewer than 7 digits are padded to 7, as IMDb writes them; 7 or more are kept as given, of
     /// any length and leading zeros included, so every id the schema allows reads back as itself.
@@ -175,9 +176,16 @@ public enum ValueParsing {
             return raw
         }
         var text = Substring(raw.lowercased())
-        if let title = text.firstRange(of: "imdb.com/title/") {
-            // A URL: the id is the path segment after /title/.
-            text = text[title.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        if let site = text.firstRange(of: "imdb.com/") {
+            // A URL: the id is the path segment after /title/, which a language's segment may
+            // come before (`imdb.com/de/title/tt0000081/`, IMDb's localised pages).
+            var path = text[site.upperBound...]
+            if !path.hasPrefix("title/"), let language = path.firstIndex(of: "/"), path[..<language].count <= 5,
+               path[..<language].allSatisfy({ $0.isASCII && ($0.isLetter || $0 == "-") }) {
+                path = path[path.index(after: language)...]
+            }
+            guard path.hasPrefix("title/") else { return nil }
+            text = path.dropFirst(6).prefix { $0 != "/" && $0 != "?" && $0 != "#" }
         }
         if text.hasPrefix("tt") { text = text.dropFirst(2) }
         guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }

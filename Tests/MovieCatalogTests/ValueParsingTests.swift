@@ -135,6 +135,9 @@ import TestSupport
         ("tt9223372036854775807", "tt9223372036854775807"), ("tt00000000001", "tt00000000001"), ("00111161", "tt00111161"),
         ("TT00000000001", "tt00000000001"), ("tt0000000", "tt0000000"), ("0000000", "tt0000000"), ("111161", "tt0111161"),
         ("https://www.imdb.com/title/tt00111161/", "tt00111161"), ("1", "tt0000001"), ("000", nil), ("tt", nil),
+        ("https://www.imdb.com/de/title/tt0000081/", "tt0000081"), ("https://m.imdb.com/es-es/title/tt0111161/?ref_=x", "tt0111161"),
+        ("imdb.com/title/tt0111161", "tt0111161"), ("https://www.imdb.com/name/nm0000123/", nil),
+        ("https://www.imdb.com/de/name/tt0000081/", nil), ("https://www.imdb.com/german/title/tt0000081/", nil),
     ] as [(String, String?)])
     func imdbIDs(_ text: String, _ id: String?) {
         #expect(ValueParsing.imdbID(text) == id)
