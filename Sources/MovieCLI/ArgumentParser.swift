@@ -69,10 +69,10 @@ extension CommandSpec {
             }
             guard let option = option(name) else {
                 let hint = Suggestion.nearest(to: name, in: options.map(\.name)).map { ". Did you mean '\($0)'?" } ?? ""
-                throw usageError("unknown option '\(name)'\(hint)\(unknownNote)")
+                throw usageError("unknown option \(name.quotedForMessage)\(hint)\(unknownNote)")
             }
             guard let convert = option.convert else {
-                if inlineValue != nil { throw usageError("'\(name)' takes no value") }
+                if inlineValue != nil { throw usageError("\(name.quotedForMessage) takes no value") }
                 parsed.flags.insert(name)
                 continue
             }
@@ -86,12 +86,12 @@ extension CommandSpec {
                 throw usageError("missing value for '\(option.synopsis)'")
             }
             if !option.repeatable && parsed.values.contains(where: { $0.name == name }) {
-                throw usageError("'\(name)' can be given only once")
+                throw usageError("\(name.quotedForMessage) can be given only once")
             }
             do {
                 parsed.values.append(ParsedArguments.Value(name: name, text: text, value: try convert(text)))
             } catch let invalid as InvalidValue {
-                throw usageError("the value '\(text)' is invalid for '\(option.synopsis)': \(invalid.reason)")
+                throw usageError("the value \(text.quotedForMessage) is invalid for '\(option.synopsis)': \(invalid.reason)")
             } catch let error as CatalogError where error.kind == .usage {
                 throw usageError(error.message)
             }

@@ -70,13 +70,13 @@ public enum MovieRules {
         if let minutes = movie.durationMinutes, minutes <= 0 { return "duration \(minutes) is not positive" }
         // certification = upper(certification): upper() changes ASCII a-z only (no ICU).
         if let certification = movie.certification, certification.utf8.contains(where: { $0 >= 0x61 && $0 <= 0x7A }) {
-            return "certification '\(certification)' is not upper case"
+            return "certification \(certification.quotedForMessage) is not upper case"
         }
         // imdb_id GLOB 'tt[0-9]{7}*' AND the rest all digits.
         if let id = movie.imdbID {
             let bytes = Array(id.utf8)
             guard bytes.count >= 9, bytes[0] == UInt8(ascii: "t"), bytes[1] == UInt8(ascii: "t"),
-                  bytes[2...].allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return "imdb_id '\(id)' is not tt and 7 or more digits" }
+                  bytes[2...].allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return "imdb_id \(id.quotedForMessage) is not tt and 7 or more digits" }
         }
         return nil
     }
@@ -85,7 +85,7 @@ public enum MovieRules {
     public static func genreViolation(code: String, name: String) -> String? {
         // code <> '' AND code = lower(code): lower() changes ASCII A-Z only; name <> ''.
         if code.isEmpty { return "genre code is empty" }
-        if code.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) { return "genre code '\(code)' is not lower case" }
+        if code.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) { return "genre code \(code.quotedForMessage) is not lower case" }
         if name.isEmpty { return "genre name is empty" }
         return nil
     }

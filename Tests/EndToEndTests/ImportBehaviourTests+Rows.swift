@@ -219,8 +219,11 @@ extension ImportBehaviourTests {
         #expect(run.errorLines.contains("n.\(format):2: record: contains a NUL character (\\u0000)"), "\(run)")
         #expect(try box.rows("SELECT title FROM movies WHERE id > 13 ORDER BY title") == [["Good A"], ["Good C"]])
         #expect(try box.scalar("SELECT count(*) FROM movies WHERE instr(title, char(0)) > 0") == "0")
+        // The rejected row as read, NUL and all: imported again, it is rejected again.
         let written = try String(contentsOfFile: box.path("rejects.csv"), encoding: .utf8)
-        #expect(written.contains("I\\u0000J,2002,"), "the row as read: \(written)")
+        #expect(written.contains("I\u{0}J,2002,"), "the row as read: \(written)")
+        let again = try box.moviecat("import", "--skip-invalid", "rejects.csv")
+        #expect(again.reports == [ReportLine(file: "rejects.csv", read: 1, rejected: 1)], "\(again)")
     }
 
     @Test("--dry-run reports what it would do and writes nothing")

@@ -46,15 +46,29 @@ import TestSupport
         let box = try Sandbox()
         try box.seed()
         let long = "Ab" + String(repeating: "ab", count: 26_000) + " End"
-        let path = try box.write("long.csv", "title,year\n\(long),2001\nShort,2002\n")
+        // A KELVIN SIGN, whose lower case is ASCII k: the title test reads it so.
+        let kelvin = "Zz" + String(repeating: "ab", count: 10_500) + "\u{212A}" + String(repeating: "ab", count: 10) + " Kel"
+        let path = try box.write("long.csv", "title,year\n\(long),2001\nShort,2002\n\(kelvin),2003\n")
         #expect(try box.moviecat("import", path).status == 0)
         let search = String(repeating: "AB", count: 25_001)   // 50,002 bytes
-        let found = try box.moviecat("filter", "--title", search, "--format", "csv")
-        #expect(found.status == 0, "\(found)")
-        #expect(try CSV.rows(found.stdout).map { $0["year"] ?? "?" } == ["2001"], "\(found)")
-        let count = try box.moviecat("filter", "--count", "--title", search + " end")
-        #expect(count.status == 0 && count.stdout == "1\n", "\(count)")
+        // A second title of two letters cannot be looked up in the title index: every title is
+        // tested, by instr for the long text (alone, the index's phrase query answers it).
+        for shape in [[], ["--title", "zq"]] {
+            let found = try box.moviecat(["filter", "--title", search, "--format", "csv"] + shape)
+            #expect(found.status == 0, "\(found)")
+            #expect(try CSV.rows(found.stdout).map { $0["year"] ?? "?" } == ["2001"], "\(found)")
+            let count = try box.moviecat(["filter", "--count", "--title", search + " end"] + shape)
+            #expect(count.status == 0 && count.stdout == "1\n", "\(count)")
+            let k = try box.moviecat(["filter", "--count", "--title", String(repeating: "ab", count: 10_500) + "K" + "abab"] + shape)
+            #expect(k.status == 0 && k.stdout == "1\n", "\(k)")
+        }
+        let scan = try box.moviecat("filter", "--title", search, "--title", "zq", "--explain")
+        #expect(scan.stdout.contains("instr(moviecat_lower(m.title), ?)"), "\(scan.stdout.prefix(2000))")
         let none = try box.moviecat("filter", "--count", "--title", String(repeating: "a", count: 49_999))
         #expect(none.status == 0 && none.stdout == "0\n", "\(none)")
+        // Messages quote such a title cut (the whole of it twice once made a 100 KB line).
+        let again = try box.moviecat("import", "--on-duplicate", "fail", path)
+        #expect(again.status == 65, "\(again.stderr.prefix(500))")
+        #expect(again.stderr.utf8.count < 400 && again.stderr.contains("(52006 characters)"), "\(again.stderr.prefix(500))")
     }
 }

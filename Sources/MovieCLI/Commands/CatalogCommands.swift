@@ -10,7 +10,7 @@ enum CatalogCommands {
         name: "init", abstract: "Create or migrate the catalog.", options: [seed],
         examples: ["moviecat init", "moviecat --db movies.sqlite init --seed"])
     ) { parsed, context in
-        if let extra = parsed.positionals.first { throw CatalogError(.usage, "unexpected argument '\(extra)'") }
+        if let extra = parsed.positionals.first { throw CatalogError(.usage, "unexpected argument \(extra.quotedForMessage)") }
         let catalog = try context.catalog()
         if parsed[seed] { try catalog.seed() }
         let counts = try catalog.counts()
@@ -22,7 +22,7 @@ enum CatalogCommands {
         examples: ["moviecat info", "moviecat --db other.sqlite info"])
 
     static let info = Command(spec: infoSpec) { parsed, context in
-        if let extra = parsed.positionals.first { throw infoSpec.usageError("unexpected argument '\(extra)'") }
+        if let extra = parsed.positionals.first { throw infoSpec.usageError("unexpected argument \(extra.quotedForMessage)") }
         let catalog = try context.catalog()
         let counts = try catalog.counts()
         let rows = [("catalog", catalog.path), ("schema version", String(try catalog.schemaVersion())),

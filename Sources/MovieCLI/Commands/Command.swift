@@ -54,7 +54,7 @@ public final class Context {
     func filterSet(_ parsed: ParsedArguments, tokens: [String]) throws -> FilterSet {
         let parser = try filterParser()
         return try FilterOptions.filterSet(from: parsed, tokens: tokens, parser: parser) { name in
-            guard let catalog = try existingCatalog() else { throw CatalogError(.notFound, "no preset named '\(name)'") }
+            guard let catalog = try existingCatalog() else { throw CatalogError(.notFound, "no preset named \(name.quotedForMessage)") }
             return try catalog.preset(named: name, parser: parser).filters
         }
     }
@@ -74,7 +74,7 @@ public final class Context {
     func noteAdded(_ genres: [Genre], knownBefore: [String]) {
         for genre in genres {
             let hint = Suggestion.nearest(to: genre.code, in: knownBefore).map { " (did you mean '\($0)'?)" } ?? ""
-            note("added genre '\(genre.code)'\(hint)")
+            note("added genre \(genre.code.quotedForMessage)\(hint)")
         }
     }
 }
@@ -108,7 +108,7 @@ public struct Command: Sendable {
             guard let sub = subcommands.first(where: { $0.spec.word == first }) else {
                 let words = subcommands.map(\.spec.word)
                 let hint = Suggestion.nearest(to: first, in: words).map { ". Did you mean '\($0)'?" } ?? ""
-                throw spec.usageError("unknown \(spec.name) action '\(first)'\(hint)")
+                throw spec.usageError("unknown \(spec.name) action \(first.quotedForMessage)\(hint)")
             }
             return (sub, Array(arguments.dropFirst()))
         }

@@ -38,7 +38,7 @@ public enum Commands {
     public static func named(_ name: String) throws -> Command {
         if let command = (all + [CompletionsCommand.values]).first(where: { $0.spec.name == name }) { return command }
         let hint = Suggestion.nearest(to: name, in: all.map(\.spec.name)).map { ". Did you mean '\($0)'?" } ?? ""
-        throw global.usageError("unknown command '\(name)'\(hint)")
+        throw global.usageError("unknown command \(name.quotedForMessage)\(hint)")
     }
 }
 
@@ -58,7 +58,7 @@ enum HelpCommand {
         let rest = Array(parsed.positionals.dropFirst())
         // `help presets` describes the group; `help presets show` the action.
         let (command, extra) = rest.isEmpty ? (group, []) : try group.resolve(rest)
-        if let extra = extra.first { throw command.spec.usageError("unexpected argument '\(extra)'") }
+        if let extra = extra.first { throw command.spec.usageError("unexpected argument \(extra.quotedForMessage)") }
         context.stdout.write(command.spec.help)
     }
 }

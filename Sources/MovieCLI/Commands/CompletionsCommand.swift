@@ -14,7 +14,7 @@ enum CompletionsCommand {
     static let command = Command(spec: spec) { parsed, context in
         guard parsed.positionals.count == 1 else { throw spec.usageError("expected one shell: bash, zsh or fish") }
         guard let shell = Shell(rawValue: parsed.positionals[0]) else {
-            throw spec.usageError("unknown shell '\(parsed.positionals[0])': expected bash, zsh or fish")
+            throw spec.usageError("unknown shell \(parsed.positionals[0].quotedForMessage): expected bash, zsh or fish")
         }
         let specs = Commands.all.map(\.spec)
         switch shell {

@@ -18,7 +18,7 @@ enum ImportCommand {
         if let layout = ImportLayout.named(text) { return .forced(layout) }
         let names = ImportLayout.all.map(\.name) + ["none"]
         let hint = Suggestion.nearest(to: text, in: names).map { "; did you mean '\($0)'?" } ?? ""
-        throw CatalogError(.usage, "unknown layout '\(text)' for '--layout'\(hint) (one of \(names.joined(separator: ", ")))")
+        throw CatalogError(.usage, "unknown layout \(text.quotedForMessage) for '--layout'\(hint) (one of \(names.joined(separator: ", ")))")
     }
     static let onDuplicate = Option<DuplicatePolicy>.choice("--on-duplicate", value: "policy", help: "update (default), skip or fail when a row's movie is already stored.")
     static let skipInvalid = Flag("--skip-invalid", help: "Import the valid rows and report the rest (default: any invalid row aborts).")

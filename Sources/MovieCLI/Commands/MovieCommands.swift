@@ -57,7 +57,7 @@ enum MovieCommands {
         ])
 
     static let add = Command(spec: addSpec) { parsed, context in
-        if let extra = parsed.positionals.first { throw addSpec.usageError("unexpected argument '\(extra)'") }
+        if let extra = parsed.positionals.first { throw addSpec.usageError("unexpected argument \(extra.quotedForMessage)") }
         guard case .text? = parsed[title] else { throw addSpec.usageError("missing '--title <title>'") }
         var movie = Movie(title: "")
         for (field, option) in fieldOptions { if let value = parsed[option] { movie[field] = value } }
@@ -122,7 +122,7 @@ enum MovieCommands {
         var seen = Set<Int64>()
         // An id given twice is one movie (`edit 1 1` changes one).
         return try texts.compactMap { text in
-            guard let id = Int64(text) else { throw spec.usageError("'\(text)' is not a movie id") }
+            guard let id = Int64(text) else { throw spec.usageError("\(text.quotedForMessage) is not a movie id") }
             return seen.insert(id).inserted ? id : nil
         }
     }

@@ -105,13 +105,13 @@ enum PresetCommands {
         guard parsed.positionals.count == count else {
             let names = ["no arguments", "a preset name", "the old and the new name"][count]
             let spec = presets.subcommands.first { $0.spec.name == action }?.spec ?? presets.spec
-            throw spec.usageError("'\(action)' takes \(names), got \(parsed.positionals.count) argument\(parsed.positionals.count == 1 ? "" : "s")")
+            throw spec.usageError("\(action.quotedForMessage) takes \(names), got \(parsed.positionals.count) argument\(parsed.positionals.count == 1 ? "" : "s")")
         }
     }
 
     /// The catalog, which must exist to hold the preset (a missing one is not created).
     static func existing(_ context: Context, _ name: String) throws -> Catalog {
-        guard let catalog = try context.existingCatalog() else { throw CatalogError(.notFound, "no preset named '\(name.trimmingWhitespace())'") }
+        guard let catalog = try context.existingCatalog() else { throw CatalogError(.notFound, "no preset named \(name.trimmingWhitespace().quotedForMessage)") }
         return catalog
     }
 }

@@ -62,7 +62,7 @@ final class GenreResolver {
             return id
         }
         if let violation = MovieRules.genreViolation(code: code, name: name) {
-            throw CatalogError(.internalError, "internal error: genre '\(name)' passed validation but \(violation)")
+            throw CatalogError(.internalError, "internal error: genre \(name.quotedForMessage) passed validation but \(violation)")
         }
         try insertGenre.bind([.text(code), .text(name)])
         try insertGenre.step()

@@ -33,9 +33,9 @@ extension Catalog {
             switch try identity.match(movie) {
             case .none: break
             case .movie(let id, _):
-                throw CatalogError(.alreadyExists, "'\(movie.title)' is already in the catalog as \(try identity.describe(id))")
+                throw CatalogError(.alreadyExists, "\(movie.title.quotedForMessage) is already in the catalog as \(try identity.describe(id))")
             case .ambiguous(let movies):
-                throw CatalogError(.alreadyExists, "'\(movie.title)' is already in the catalog as movies \(movies); give --imdb to add another film of that title and year")
+                throw CatalogError(.alreadyExists, "\(movie.title.quotedForMessage) is already in the catalog as movies \(movies); give --imdb to add another film of that title and year")
             }
             let saver = try MovieSaver(db: db)
             let id = try saver.insert(movie)
@@ -55,7 +55,7 @@ extension Catalog {
             let removed = try changes.removeGenres.map { name -> Int64 in
                 guard let genre = saver.genres.known.resolve(name) else {
                     let hint = Suggestion.nearest(to: name, in: saver.genres.known.codes).map { "; did you mean '\($0)'?" } ?? ""
-                    throw CatalogError(.usage, "unknown genre '\(name)' for '--remove-genre'\(hint)")
+                    throw CatalogError(.usage, "unknown genre \(name.quotedForMessage) for '--remove-genre'\(hint)")
                 }
                 return genre.id
             }

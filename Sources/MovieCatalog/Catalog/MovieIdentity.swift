@@ -65,7 +65,7 @@ final class MovieIdentity {
         guard try describing.step() else { return "movie \(id)" }
         let year = describing.optionalInt(1).map { " (\($0))" } ?? ""
         let imdb = describing.optionalText(2).map { ", \($0)" } ?? ""
-        return "movie \(id) '\(try describing.text(0))'\(year)\(imdb)"
+        return "movie \(id) \(try describing.text(0).quotedForMessage)\(year)\(imdb)"
     }
 
     private func firstID(_ statement: Statement, _ arguments: [SQLValue]) throws -> Int64? {

@@ -53,7 +53,7 @@ extension Catalog {
                                            [.integer(id)], { (try $0.text(0), try $0.text(1)) }) {
             guard let facet = Facet(rawValue: facet) else { continue }
             do {
-                preset.filters.formUnion(try parser.parse(facet, value, source: "preset '\(name)'"))
+                preset.filters.formUnion(try parser.parse(facet, value, source: "preset \(name.quotedForMessage)"))
             } catch let error as CatalogError where listing && error.kind == .usage {
                 preset.problem = preset.problem ?? error.message
             }
@@ -74,7 +74,7 @@ extension Catalog {
         try db.transaction {
             if let (id, _) = try presetID(named: name) {
                 guard replace else {
-                    throw CatalogError(.alreadyExists, "preset '\(name)' already exists; use --replace to overwrite it")
+                    throw CatalogError(.alreadyExists, "preset \(name.quotedForMessage) already exists; use --replace to overwrite it")
                 }
                 try db.run("DELETE FROM preset_filters WHERE preset_id = ?", [.integer(id)])
                 try db.run("""
@@ -108,7 +108,7 @@ extension Catalog {
         try db.transaction {
             guard let (id, _) = try presetID(named: old) else { throw missing(old) }
             if let (other, _) = try presetID(named: new), other != id {
-                throw CatalogError(.alreadyExists, "preset '\(new)' already exists")
+                throw CatalogError(.alreadyExists, "preset \(new.quotedForMessage) already exists")
             }
             try db.run("""
                 UPDATE presets SET name = ?, updated_at = CAST(strftime('%s', 'now') AS INTEGER) WHERE id = ?
@@ -117,6 +117,6 @@ extension Catalog {
     }
 
     private func missing(_ name: String) -> CatalogError {
-        CatalogError(.notFound, "no preset named '\(name)'")
+        CatalogError(.notFound, "no preset named \(name.quotedForMessage)")
     }
 }

@@ -30,11 +30,11 @@ public struct FieldMapping: Sendable {
                   let field = MovieField(named: String(value[..<equals])),
                   !value[value.index(after: equals)...].isEmpty else {
                 let fields = MovieField.allCases.map(\.name).joined(separator: ", ")
-                throw CatalogError(.usage, "invalid --map '\(value)': expected field=column with field one of \(fields)")
+                throw CatalogError(.usage, "invalid --map \(value.quotedForMessage): expected field=column with field one of \(fields)")
             }
             let column = String(value[value.index(after: equals)...])
             if let other = result.first(where: { $0.value.lowercased() == column.lowercased() && $0.key != field }) {
-                throw CatalogError(.usage, "invalid --map '\(value)': column '\(column)' already feeds \(other.key.name)")
+                throw CatalogError(.usage, "invalid --map \(value.quotedForMessage): column \(column.quotedForMessage) already feeds \(other.key.name)")
             }
             result[field] = column
         }

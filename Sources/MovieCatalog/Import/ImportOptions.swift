@@ -139,7 +139,7 @@ public struct ImportReport: Sendable {
             lines.append(Self.line(file.name, file.counts, seconds: files.count == 1 ? totalSeconds : file.seconds))
             if let note = file.note { lines.append("\(file.name): \(note)") }
             if !file.ignoredColumns.isEmpty {
-                lines.append("\(file.name): ignored columns: \(file.ignoredColumns.joined(separator: ", "))")
+                lines.append("\(file.name): ignored columns: \(file.ignoredColumns.map(\.cutForMessage).joined(separator: ", "))")
             }
         }
         if files.count > 1 { lines.append(Self.line("total", total, seconds: totalSeconds)) }

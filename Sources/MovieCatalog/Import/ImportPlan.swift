@@ -19,7 +19,7 @@ public struct WhereClause: Sendable, Equatable {
         try texts.map { text in
             guard let equals = text.firstIndex(of: "="), equals != text.startIndex,
                   !text[text.index(after: equals)...].isEmpty else {
-                throw CatalogError(.usage, "invalid --where '\(text)': expected COLUMN=VALUE[,VALUE...] or COLUMN=*")
+                throw CatalogError(.usage, "invalid --where \(text.quotedForMessage): expected COLUMN=VALUE[,VALUE...] or COLUMN=*")
             }
             let column = String(text[..<equals]).trimmingWhitespace()
             let rest = String(text[text.index(after: equals)...])
@@ -125,7 +125,7 @@ struct ImportPlan {
     /// The plan for a delimited input's header; `source` is `file:line` for messages.
     static func make(header rawHeader: [String], source: String, options: ImportOptions) throws -> (plan: ImportPlan, columns: [MovieField: Int], ignored: [String]) {
         let header = rawHeader.map { $0.trimmingWhitespace() }
-        let found = rawHeader.map { "'\($0)'" }.joined(separator: ", ")
+        let found = rawHeader.map { "\($0.quotedForMessage)" }.joined(separator: ", ")
         let layout = Self.layout(for: header, choice: options.layout)
         let mapping = FieldMapping(overrides: options.mapping.overrides, layout: layout)
         var conditions: [RowCondition] = []
@@ -133,7 +133,7 @@ struct ImportPlan {
             guard let index = header.firstIndex(where: { $0.lowercased() == column.lowercased() }) else {
                 // A layout's default for a column this file lacks cannot apply; a --where must.
                 if !given { continue }
-                throw CatalogError(.dataError, "\(source): --where \(column): no column '\(column)'; the columns are \(found)")
+                throw CatalogError(.dataError, "\(source): --where \(column): no column \(column.quotedForMessage); the columns are \(found)")
             }
             conditions.append(RowCondition(column: index, name: header[index], values: values))
         }
@@ -147,7 +147,7 @@ struct ImportPlan {
             }
         }
         for (field, column) in options.mapping.overrides where columns[field] == nil {
-            throw CatalogError(.dataError, "\(source): --map \(field.name)=\(column): no column '\(column)'; the columns are \(found)")
+            throw CatalogError(.dataError, "\(source): --map \(field.name)=\(column): no column \(column.quotedForMessage); the columns are \(found)")
         }
         let updateOnly = columns[.title] == nil && columns[.imdbID] != nil
         guard columns[.title] != nil || updateOnly else {
@@ -155,7 +155,7 @@ struct ImportPlan {
             if case .forced(let forced) = options.layout {
                 let missing = forced.keyColumns.filter { key in !header.contains { $0.lowercased() == key.lowercased() } }
                 if !missing.isEmpty {
-                    let named = missing.map { "'\($0)'" }.joined(separator: ", ")
+                    let named = missing.map { "\($0.quotedForMessage)" }.joined(separator: ", ")
                     throw CatalogError(.dataError, "\(source): --layout \(forced.name) reads the column\(missing.count == 1 ? "" : "s") \(named), which this input lacks; the columns are \(found)")
                 }
             }

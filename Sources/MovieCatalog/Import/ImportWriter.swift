@@ -108,7 +108,7 @@ final class ImportWriter {
                 case .skip: return (.skipped, id)
                 case .fail:
                     // A ratings file's row has no title: it is its IMDb id.
-                    let named = row.present.contains(.title) ? "'\(row.title)'" : row.movie.imdbID ?? "the row"
+                    let named = row.present.contains(.title) ? "\(row.title.quotedForMessage)" : row.movie.imdbID ?? "the row"
                     throw CatalogError(.dataError, "\(file):\(row.line): \(named) is already in the catalog as \(try identity.describe(id)) (--on-duplicate fail)")
                 case .update: repeated = try touchStored(id)
                 }

@@ -35,7 +35,7 @@ public final class Importer {
             // A missing file says so (66) before anything is said about its format.
             let input = path == "-" && format == nil ? nil : try ByteReader(path: path)
             guard let input, let format = format ?? ImportFormat.from(path: path) else {
-                let what = path == "-" ? "standard input" : "'\(path)'"
+                let what = path == "-" ? "standard input" : "\(path.quotedForMessage)"
                 throw CatalogError(.usage, "cannot tell the format of \(what); use --format csv|tsv|json|jsonl")
             }
             return ImportInput(reader: input, format: format)

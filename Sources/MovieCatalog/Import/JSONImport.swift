@@ -78,7 +78,7 @@ extension Importer {
     static func checkConditionKeys(_ plan: ImportPlan?, seen: Set<String>, options: ImportOptions, file: String) throws {
         guard plan != nil else { return }   // no record at all: nothing to hold against the keys
         for clause in options.wheres where clause.values != nil && !seen.contains(clause.column.lowercased()) {
-            throw CatalogError(.dataError, "\(file): --where \(clause.column): no record has the key '\(clause.column)'")
+            throw CatalogError(.dataError, "\(file): --where \(clause.column): no record has the key \(clause.column.quotedForMessage)")
         }
     }
 

@@ -264,9 +264,10 @@ public final class JSONRecordReader {
         case UInt8(ascii: "t"): decoded = 0x09
         case UInt8(ascii: "u"):
             guard let scalar = try readUnicodeEscape() else {
-                // NUL never goes into the catalog: the record is rejected, its text kept as written.
+                // NUL never goes into the catalog: the record is rejected, and its rejects row
+                // keeps the NUL, so that importing it again rejects it again.
                 escapedNUL = true
-                bytes.append(contentsOf: "\\u0000".utf8)
+                bytes.append(0)
                 return
             }
             bytes.append(contentsOf: scalar.utf8)

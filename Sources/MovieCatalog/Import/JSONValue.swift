@@ -37,8 +37,7 @@ public struct JSONRecord: Equatable, Sendable {
     /// The object's members in input order.
     public let members: [JSONMember]
     /// Whether a string in it had the escape `\u0000`: valid JSON, but no value for the catalog,
-    /// so the record is invalid as a whole (as a CSV record with a NUL byte is). The escape is
-    /// read as its six characters.
+    /// so the record is invalid as a whole (as a CSV record with a NUL byte is).
     public let hasNUL: Bool
 
     /// Creates a record.
