@@ -62,6 +62,20 @@ import TestSupport
         #expect((json.last?["filters"] as? [String]).map(Set.init) == ["genre:comedy", "duration:1h"], "\(json)")
     }
 
+    // A title's spaces count (`an ` is not `an`): the table quotes such tokens as a shell would.
+    @Test("presets list and save-preset show a token with spaces quoted, as shell words")
+    func quotedTokens() throws {
+        let box = try Sandbox()
+        try box.seed()
+        let saved = try box.moviecat("save-preset", "spaced", "--title", "an ", "--title", "love story", "genre:drama", "--title", "it's")
+        #expect(saved.status == 0 && saved.errorLines == ["saved preset 'spaced': genre:drama 'title:an ' 'title:it'\\''s' 'title:love story'"], "\(saved)")
+        let table = try box.moviecat("presets")
+        #expect(table.lines.last == "spaced  genre:drama 'title:an ' 'title:it'\\''s' 'title:love story'", "\(table)")
+        // Pasted into a shell, the words are the set again.
+        let echo = try runProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", "printf '%s|' " + (table.lines.last ?? "").dropFirst(8)])
+        #expect(echo.stdout == "genre:drama|title:an |title:it's|title:love story|", "\(echo)")
+    }
+
     @Test("a preset whose genre was deleted since is listed with the reason, the others as they are; using it fails")
     func unusablePreset() throws {
         let box = try Sandbox()

@@ -34,6 +34,15 @@ import Testing
         #expect(TextEscaping.json("a\"b\\c\n\u{1}é") == "\"a\\\"b\\\\c\\n\\u0001é\"")
     }
 
+    @Test("shell words: plain tokens as they are, others single-quoted", arguments: [
+        ("genre:sci-fi", "genre:sci-fi"), ("rating:7.5..", "rating:7.5.."), ("title:amélie", "title:amélie"),
+        ("title:an ", "'title:an '"), ("title:it's", "'title:it'\\''s'"), ("title:a*b", "'title:a*b'"),
+        ("title:$HOME", "'title:$HOME'"), ("", "''"), ("title:x\ty", "'title:x\ty'"),
+    ])
+    func shellWords(_ text: String, _ word: String) {
+        #expect(TextEscaping.shellWord(text) == word)
+    }
+
     @Test("decimals print without exponents and read back exactly", arguments: [
         (0.00001, "0.00001"), (7.5, "7.5"), (5.0, "5.0"), (1.5e-7, "0.00000015"), (1e16, "10000000000000000.0"),
         (-2.5e-5, "-0.000025"), (0.1, "0.1"), (9.99, "9.99"),

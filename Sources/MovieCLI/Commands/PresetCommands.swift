@@ -23,7 +23,7 @@ enum PresetCommands {
         let name = try Catalog.validatePresetName(raw)
         let set = try context.filterSet(parsed, tokens: Array(parsed.positionals.dropFirst()))
         try context.catalog().savePreset(name: name, filters: set, replace: parsed[replace])
-        context.note("saved preset '\(name)': \(set.isEmpty ? "(every movie)" : set.description)")
+        context.note("saved preset '\(name)': \(set.isEmpty ? "(every movie)" : words(set))")
     }
 
     enum ListFormat: String, CaseIterable, Sendable { case table, json }
@@ -48,12 +48,18 @@ enum PresetCommands {
         // Names and titles a sqlite3 user stored may hold anything: shown safely.
         let rows = all.map { preset in
             (TextEscaping.terminalSafe(preset.name),
-             TextEscaping.terminalSafe(preset.filters.description + (preset.problem.map { " (unusable: \($0))" } ?? "")))
+             TextEscaping.terminalSafe(words(preset.filters) + (preset.problem.map { " (unusable: \($0))" } ?? "")))
         }
         let width = max(4, rows.map { DisplayWidth.of($0.0) }.max() ?? 0)
         if !rows.isEmpty { context.stdout.write(DisplayWidth.pad("NAME", to: width) + "  FILTERS\n") }
         for (name, filters) in rows { context.stdout.write(DisplayWidth.pad(name, to: width) + "  " + filters + "\n") }
         context.note("\(all.count) preset\(all.count == 1 ? "" : "s")")
+    }
+
+    /// A set's tokens as shell words: quoted where a token has a space or a shell's special
+    /// character, so one can see where each ends and paste them into a command.
+    static func words(_ set: FilterSet) -> String {
+        set.sorted.map { TextEscaping.shellWord($0.description) }.joined(separator: " ")
     }
 
     static let show = Command(spec: CommandSpec(

@@ -29,6 +29,16 @@ public enum TextEscaping {
         return "\"" + text.replacing("\"", with: "\"\"") + "\""
     }
 
+    /// A word a POSIX shell reads back as `text`: as it is when it holds only characters no
+    /// shell treats specially, else in single quotes (`'title:love story'`, `'title:an '`), so
+    /// a token list shows where each token ends and can be pasted into a command line.
+    public static func shellWord(_ text: String) -> String {
+        let plain = !text.isEmpty && text.unicodeScalars.allSatisfy { scalar in
+            scalar.properties.isAlphabetic || scalar.properties.numericType != nil || ":._-+,/=@%^".unicodeScalars.contains(scalar)
+        }
+        return plain ? text : "'" + text.replacing("'", with: "'\\''") + "'"
+    }
+
     /// Text safe to print on a terminal: control characters (newlines, escape sequences) become
     /// their visible Unicode pictures (␊, ␛), so a stored title cannot break or drive the table;
     /// C1 controls and bidirectional overrides (which reorder what follows) become U+FFFD.
