@@ -182,7 +182,14 @@ public final class Database {
     /// Runs `body` in a `BEGIN IMMEDIATE` transaction: commits on return, rolls back on throw.
     /// With `commit: false` it rolls back even on success (a dry run).
     public func transaction<T>(commit: Bool = true, _ body: () throws -> T) throws -> T {
-        try enclosed(begin: "BEGIN IMMEDIATE", end: commit ? "COMMIT" : "ROLLBACK", body)
+        try enclosed(begin: "BEGIN IMMEDIATE", end: commit ? "COMMIT" : "ROLLBACK") {
+            // Another connection may have changed the schema while BEGIN waited for the lock;
+            // SQLite 3.40 then fails to prepare a DELETE on movies ("no such table", SQLITE_SCHEMA)
+            // where other statements prepare again. Reading the schema table under the lock
+            // loads the schema as it now is, for every statement after.
+            _ = try scalar("SELECT count(*) FROM sqlite_master")
+            return try body()
+        }
     }
 
     /// Runs `body` in a read transaction (`BEGIN`, deferred): all its statements see the file as
