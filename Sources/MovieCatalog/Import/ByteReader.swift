@@ -174,6 +174,13 @@ public final class ByteReader {
         return buffer[position]
     }
 
+    /// Up to `count` of the next bytes without consuming them: fewer when the input ends, or
+    /// when what was read so far holds fewer (a pipe may deliver its first bytes one by one).
+    public func peek(_ count: Int) throws -> [UInt8] {
+        if position == end, try !refill() { return [] }
+        return Array(UnsafeBufferPointer(start: buffer + position, count: min(count, end - position)))
+    }
+
     /// The next byte, consumed, or nil at end of input.
     @inline(__always)
     public func next() throws -> UInt8? {

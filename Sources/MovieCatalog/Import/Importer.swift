@@ -105,6 +105,12 @@ public final class Importer {
     private func importInput(_ input: ByteReader, format: ImportFormat) throws {
         fileStarted = monotonicSeconds()
         report.files.append(ImportReport.File(name: input.name))
+        // UTF-16 (Excel's "Unicode text") reads as garbage byte by byte; its byte order mark says what it is.
+        let head = try input.peek(2)
+        if head == [0xFF, 0xFE] || head == [0xFE, 0xFF] {
+            let order = head[0] == 0xFF ? "little" : "big"
+            throw CatalogError(.dataError, "\(input.name):1: the input is UTF-16 (\(order)-endian, by its byte order mark); save it as UTF-8")
+        }
         switch format {
         case .csv: try importDelimited(input, dialect: .csv)
         case .tsv: try importDelimited(input, dialect: .tsv)
