@@ -22,7 +22,13 @@ final class RejectsWriter {
     init(path: String) throws {
         self.path = path
         temporaryPath = path + ".moviecat-\(getpid()).tmp"
-        out = try TextOutput(creatingFile: temporaryPath)
+        TemporaryFiles.remember(temporaryPath)
+        do {
+            out = try TextOutput(creatingFile: temporaryPath)
+        } catch {
+            TemporaryFiles.forget(temporaryPath)
+            throw error
+        }
     }
 
     func write(header: [String], fields: [String], error: String) throws {
@@ -36,6 +42,7 @@ final class RejectsWriter {
     /// Finishes the file and puts it in place.
     func close() throws {
         try out.flush()
+        defer { TemporaryFiles.forget(temporaryPath) }
         guard rename(temporaryPath, path) == 0 else {
             let reason = String(cString: strerror(errno))
             unlink(temporaryPath)
@@ -47,5 +54,6 @@ final class RejectsWriter {
     func discard() {
         try? out.flush()
         unlink(temporaryPath)
+        TemporaryFiles.forget(temporaryPath)
     }
 }

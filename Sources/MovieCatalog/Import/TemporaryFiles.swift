@@ -1,0 +1,61 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Files a command removes if it is interrupted (SIGINT, SIGTERM, SIGHUP) before it renames
+/// them into place: a rejects file in the making. The catalog needs nothing of the kind (its
+/// transaction is rolled back by SQLite); a half-written file beside it would stay for good.
+enum TemporaryFiles {
+    /// Slots for the paths, as C strings the signal handler can read (it may not allocate).
+    nonisolated(unsafe) private static var paths = [UnsafeMutablePointer<CChar>?](repeating: nil, count: 8)
+    nonisolated(unsafe) private static var handlersInstalled = false
+    private static let signals = [SIGINT, SIGTERM, SIGHUP]
+
+    /// Removes `path` if the process is interrupted before `forget(path)`.
+    static func remember(_ path: String) {
+        guard let slot = paths.firstIndex(where: { $0 == nil }) else { return }
+        paths[slot] = strdup(path)
+        guard !handlersInstalled else { return }
+        handlersInstalled = true
+        for signal in signals {
+            // A signal the parent ignores (nohup's SIGHUP) stays ignored.
+            var current = sigaction()
+            sigaction(signal, nil, &current)
+            #if canImport(Glibc)
+            guard current.__sigaction_handler.sa_handler == nil else { continue }   // nil: SIG_DFL
+            #else
+            guard current.__sigaction_u.__sa_handler == nil else { continue }
+            #endif
+            var action = sigaction()
+            #if canImport(Glibc)
+            action.__sigaction_handler.sa_handler = removeAndDie
+            #else
+            action.__sigaction_u.__sa_handler = removeAndDie
+            #endif
+            sigemptyset(&action.sa_mask)
+            sigaction(signal, &action, nil)
+        }
+    }
+
+    /// `path` was renamed into place or removed: nothing to do for it on a signal.
+    static func forget(_ path: String) {
+        for slot in paths.indices where paths[slot].map({ String(cString: $0) == path }) == true {
+            free(paths[slot])
+            paths[slot] = nil
+        }
+    }
+
+    /// The handler: unlink (async-signal-safe) every remembered file, then die of the signal as
+    /// the default action would, so the exit status still tells it (130 for Ctrl-C).
+    private static let removeAndDie: @convention(c) (Int32) -> Void = { signal in
+        for slot in 0..<8 { if let path = TemporaryFiles.paths[slot] { unlink(path) } }
+        #if canImport(Glibc)
+        Glibc.signal(signal, SIG_DFL)
+        #else
+        Darwin.signal(signal, SIG_DFL)
+        #endif
+        raise(signal)
+    }
+}
