@@ -74,3 +74,26 @@ import Testing
         #expect(bytes.withUnsafeBufferPointer { TextEscaping.visible(bytes: $0) } == shown)
     }
 }
+
+/// The import's progress line: one line narrower than the terminal, whatever the file's name
+/// (a wrapped line left a stale copy on every redraw).
+@Suite struct ProgressLineTests {
+    @Test("each drawn line fits the terminal, the file's name cut first", arguments: [40, 80, 12])
+    func fits(_ columns: Int) throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("progress-\(UUID().uuidString)").path
+        defer { unlink(path) }
+        let out = try TextOutput(creatingFile: path)
+        let progress = Progress(out: out, columns: { columns })
+        let name = "/a/rather/long/folder/name/for/a/list/of/movies/exported-from-somewhere.csv"
+        progress.update(file: name, rows: 123_456, bytes: 50, totalBytes: 100, started: monotonicSeconds() - 1)
+        progress.finish()
+        try out.flush()
+        let drawn = try String(contentsOfFile: path, encoding: .utf8).components(separatedBy: "\r\u{1B}[K").filter { !$0.isEmpty }
+        #expect(drawn.count == 1, "\(drawn)")
+        for line in drawn {
+            #expect(DisplayWidth.of(line) < columns, "\(line)")
+            #expect(!line.contains("\n"))
+        }
+        if columns == 80 { #expect(drawn.first?.contains("…") == true && drawn.first?.contains("rows/s)") == true, "\(drawn)") }
+    }
+}

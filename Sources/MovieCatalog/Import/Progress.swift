@@ -33,11 +33,16 @@ final class PhaseTimings {
 /// A progress line on a terminal, redrawn at most ten times a second; silent otherwise.
 final class Progress {
     private let out: TextOutput?
+    /// The terminal's width now (it may change while an import runs).
+    private let columns: () -> Int
     private var lastDraw = 0.0
     private var drawn = false
 
     /// `out` is nil when progress should not be shown (not a terminal, or --quiet).
-    init(out: TextOutput?) { self.out = out }
+    init(out: TextOutput?, columns: (() -> Int)? = nil) {
+        self.out = out
+        self.columns = columns ?? { out?.terminalColumns(environment: [:]) ?? 80 }
+    }
 
     /// Called every few hundred rows.
     func update(file: String, rows: Int, bytes: Int, totalBytes: Int?, started: Double) {
@@ -47,7 +52,12 @@ final class Progress {
         lastDraw = now
         let percent = totalBytes.map { $0 > 0 ? " \(min(100, bytes * 100 / $0))%" : "" } ?? ""
         let rate = now > started ? Int(Double(rows) / (now - started)) : 0
-        out.write("\r\u{1B}[K\(TextEscaping.visible(file)):\(percent) \(NumberText.grouped(rows)) rows (\(NumberText.grouped(rate)) rows/s)")
+        // One line, narrower than the terminal: a wrapped line leaves its first part behind on
+        // every redraw (`\r` goes back to the start of the last part only). A long name is cut.
+        let counters = ":\(percent) \(NumberText.grouped(rows)) rows (\(NumberText.grouped(rate)) rows/s)"
+        let width = max(1, columns() - 1)
+        let name = DisplayWidth.truncate(TextEscaping.visible(file), to: max(1, width - DisplayWidth.of(counters)))
+        out.write("\r\u{1B}[K" + DisplayWidth.truncate(name + counters, to: width))
         try? out.flush()
         drawn = true
     }
