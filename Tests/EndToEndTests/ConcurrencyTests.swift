@@ -26,38 +26,12 @@ import Testing
         try box.write("one.csv", "title,year\nImported,2002\n")
 
         // Another process holds the write lock in a transaction that adds an index.
-        let holder = Process()
-        holder.executableURL = sqlite3Binary
-        holder.arguments = ["-batch", box.db]
-        let input = Pipe()
-        holder.standardInput = input
-        holder.standardOutput = FileHandle.nullDevice
-        holder.standardError = FileHandle.nullDevice
-        try holder.run()
-        defer {
-            if holder.isRunning { holder.terminate() }
-            holder.waitUntilExit()
-        }
-        try input.fileHandleForWriting.write(contentsOf: Data(".timeout 10000\nBEGIN IMMEDIATE;\nCREATE INDEX held ON movies (rating);\n".utf8))
-        var isLocked = false
-        for _ in 0..<50 where !isLocked {
-            usleep(100_000)
-            let probe = try runProcess(sqlite3Binary, ["-batch", box.db, "BEGIN IMMEDIATE;"])
-            isLocked = probe.status != 0 && probe.stderr.contains("locked")
-        }
-        try #require(isLocked, "the background sqlite3 did not take the write lock")
+        let holder = try LockHolder(db: box.db, sql: "CREATE INDEX held ON movies (rating);")
 
-        let writer = Process()
-        writer.executableURL = moviecatBinary
-        writer.arguments = ["--db", box.db] + c.arguments
-        writer.currentDirectoryURL = box.dir
         let errors = Pipe()
-        writer.standardOutput = FileHandle.nullDevice
-        writer.standardError = errors
-        try writer.run()
+        let writer = try launch(moviecatBinary, ["--db", box.db] + c.arguments, in: box.dir, errors: errors)
         usleep(500_000)   // it opens the catalog, then waits for the lock
-        try input.fileHandleForWriting.write(contentsOf: Data("COMMIT;\n".utf8))
-        try input.fileHandleForWriting.close()
+        try holder.commit()
         writer.waitUntilExit()
         let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
 

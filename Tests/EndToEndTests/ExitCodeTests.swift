@@ -197,33 +197,12 @@ import TestSupport
         let before = try box.dump()
 
         // Another process holds the write lock: sqlite3 with BEGIN IMMEDIATE and its stdin left open.
-        let holder = Process()
-        holder.executableURL = sqlite3Binary
-        holder.arguments = ["-batch", box.db]
-        let input = Pipe()
-        holder.standardInput = input
-        holder.standardOutput = FileHandle.nullDevice
-        holder.standardError = FileHandle.nullDevice
-        try holder.run()
-        func stop() {
-            if holder.isRunning { holder.terminate() }
-            try? input.fileHandleForWriting.close()
-            holder.waitUntilExit()
-        }
-        defer { stop() }
-        try input.fileHandleForWriting.write(contentsOf: Data(".timeout 10000\nBEGIN IMMEDIATE;\n".utf8))
-        var isLocked = false
-        for _ in 0..<50 where !isLocked {
-            usleep(100_000)
-            let probe = try runProcess(sqlite3Binary, ["-batch", box.db, "BEGIN IMMEDIATE;"])
-            isLocked = probe.status != 0 && probe.stderr.contains("locked")
-        }
-        try #require(isLocked, "the background sqlite3 did not take the write lock")
+        let holder = try LockHolder(db: box.db)
 
         let started = Date()
         let run = try box.moviecat("import", "one.csv")
         let waited = Date().timeIntervalSince(started)
-        stop()
+        holder.stop()
 
         #expect(run.status == 75, "\(run)")
         #expect(waited >= 29, "gave up after \(waited) s; the busy timeout is at least 30 s")

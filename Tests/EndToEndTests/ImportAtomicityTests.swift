@@ -65,14 +65,7 @@ import Glibc
         let before = try box.dump()
         let movies = c.start == .seeded ? "13" : "0"
 
-        let process = Process()
-        process.executableURL = moviecatBinary
-        process.arguments = ["--db", box.db, "import", file]
-        process.currentDirectoryURL = box.dir
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try launch(moviecatBinary, ["--db", box.db, "import", file], in: box.dir)
         let started = Date()
         switch c.moment {
         case .after(let seconds):

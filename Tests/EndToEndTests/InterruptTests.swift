@@ -20,15 +20,9 @@ import Glibc
 
         // Started as a shell would start it: the test runner's threads block these signals, and
         // a child inherits the mask, so python unblocks them before it becomes moviecat.
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import os, signal, sys; signal.pthread_sigmask(signal.SIG_UNBLOCK, {1, 2, 15}); os.execv(sys.argv[1], sys.argv[1:])",
-                             moviecatBinary.path, "--db", box.db, "import", file, "--skip-invalid", "--rejects", "rej.csv"]
-        process.currentDirectoryURL = box.dir
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try launch(URL(fileURLWithPath: "/usr/bin/env"), [
+            "python3", "-c", "import os, signal, sys; signal.pthread_sigmask(signal.SIG_UNBLOCK, {1, 2, 15}); os.execv(sys.argv[1], sys.argv[1:])",
+            moviecatBinary.path, "--db", box.db, "import", file, "--skip-invalid", "--rejects", "rej.csv"], in: box.dir)
         let started = Date()
         while process.isRunning, try temporaryFiles().isEmpty, Date().timeIntervalSince(started) < 30 { usleep(2_000) }
         try #require(process.isRunning, "the import ended before it could be interrupted")
