@@ -42,8 +42,10 @@ enum TemporaryFiles {
     /// `path` was renamed into place or removed: nothing to do for it on a signal.
     static func forget(_ path: String) {
         for slot in paths.indices where paths[slot].map({ String(cString: $0) == path }) == true {
-            free(paths[slot])
+            // Out of the handler's sight before it is freed.
+            let copy = paths[slot]
             paths[slot] = nil
+            free(copy)
         }
     }
 
