@@ -149,8 +149,9 @@ public enum CompletionScript {
         }
     }
 
-    /// A fish script.
-    public static func fish(_ commands: [CommandSpec], global: CommandSpec) -> String {
+    /// A fish script; `defaults` names each command's default subcommand (`presets`: `list`),
+    /// whose options apply before a subcommand is given.
+    public static func fish(_ commands: [CommandSpec], global: CommandSpec, defaults: [String: String] = [:]) -> String {
         var text = """
         # fish completion for moviecat; save as ~/.config/fish/completions/moviecat.fish
         function __moviecat_values
@@ -180,7 +181,11 @@ public enum CompletionScript {
             guard !command.subcommands.isEmpty else { continue }
             // A subcommand's word until one is given; then its own options and arguments only.
             let words = command.subcommands.map(\.word).joined(separator: " ")
-            text += "complete -c moviecat -n \(quoteFish(seen + "; and not __fish_seen_subcommand_from " + words)) -a \(quoteFish(words))\n"
+            let noneGiven = seen + "; and not __fish_seen_subcommand_from " + words
+            text += "complete -c moviecat -n \(quoteFish(noneGiven)) -a \(quoteFish(words))\n"
+            if let word = defaults[command.name], let standing = command.subcommand(word) {
+                text += fishLines(standing, when: noneGiven, arguments: false)
+            }
             for subcommand in command.subcommands {
                 text += fishLines(subcommand, when: seen + "; and __fish_seen_subcommand_from \(subcommand.word)")
             }
@@ -188,15 +193,15 @@ public enum CompletionScript {
         return text
     }
 
-    /// The fish lines offering `command`'s options and argument values when `condition` holds.
-    static func fishLines(_ command: CommandSpec, when condition: String) -> String {
+    /// The fish lines offering `command`'s options (and argument values) when `condition` holds.
+    static func fishLines(_ command: CommandSpec, when condition: String, arguments: Bool = true) -> String {
         var text = ""
         for option in command.options {
             text += "complete -c moviecat -n \(quoteFish(condition)) -l \(option.name.dropFirst(2))"
                 + (fishValues(option.completion).map { " " + $0 } ?? (option.valueName != nil ? " -x" : ""))
                 + " -d \(quoteFish(option.help))\n"
         }
-        for argument in command.arguments {
+        for argument in arguments ? command.arguments : [] {
             if let values = fishValues(argument.completion) { text += "complete -c moviecat -n \(quoteFish(condition)) \(values)\n" }
         }
         return text

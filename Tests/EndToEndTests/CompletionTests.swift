@@ -194,6 +194,8 @@ import Testing
         #expect(script.lines.contains("complete -c moviecat -n '\(seen); and not __fish_seen_subcommand_from list show delete rename' -a 'list show delete rename'"), "\(script)")
         #expect(script.lines.contains("complete -c moviecat -n '\(seen); and __fish_seen_subcommand_from show' -x -a '(__moviecat_values presets)'"), "\(script)")
         #expect(!script.lines.contains { $0.hasPrefix("complete -c moviecat -n '\(seen)' ") }, "nothing is offered on presets alone: \(script)")
+        // `presets --format json` is `presets list --format json`: list's options before any action.
+        #expect(script.lines.contains { $0.hasPrefix("complete -c moviecat -n '\(seen); and not __fish_seen_subcommand_from list show delete rename' -l format") }, "\(script)")
         // Asked of fish itself where it is installed (CI has no fish; the lines above stand for it there).
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/fish") else { return }
         let path = try box.write("moviecat.fish", script.stdout)
@@ -204,6 +206,7 @@ import Testing
             return run.lines.map { String($0.split(separator: "\t").first ?? "") }
         }
         #expect(try offers("moviecat --db \(box.db) presets ") == ["delete", "list", "rename", "show"])
+        #expect(try offers("moviecat --db \(box.db) presets --") == ["--format"])
         let names = try offers("moviecat --db \(box.db) presets show ")
         #expect(!names.isEmpty && !names.contains("list"), "\(names)")
     }

@@ -20,7 +20,9 @@ enum CompletionsCommand {
         switch shell {
         case .bash: context.stdout.write(CompletionScript.bash(specs, global: Commands.global))
         case .zsh: context.stdout.write(CompletionScript.zsh(specs, global: Commands.global))
-        case .fish: context.stdout.write(CompletionScript.fish(specs, global: Commands.global))
+        case .fish:
+            let defaults = Dictionary(uniqueKeysWithValues: Commands.all.compactMap { command in command.defaultSubcommand.map { (command.spec.name, $0) } })
+            context.stdout.write(CompletionScript.fish(specs, global: Commands.global, defaults: defaults))
         }
     }
 

@@ -79,8 +79,10 @@ public final class Importer {
                     self.report.appendedRows = self.writer?.appendedRows ?? 0
                     self.report.addedGenres = self.writer?.addedGenres ?? []
                     self.report.genresBefore = self.writer?.genresBefore ?? []
-                    try self.rejects?.close()
-                    self.rejects = nil
+                    // Written out now, so that a write error still rolls the import back; put in
+                    // place only once the import has committed (a signal or a failed commit
+                    // before that leaves no rejects file for rows never imported).
+                    try self.rejects?.flush()
                     committing = monotonicSeconds()
                 }
             }
@@ -90,6 +92,8 @@ public final class Importer {
             // A failed bulk append may leave SQLite's CHECKs off (see ImportWriter): back on.
             defer { try? db.execute("PRAGMA ignore_check_constraints = OFF") }
             if bulkLoad { try db.withoutForeignKeys(load) } else { try load() }
+            try rejects?.close()
+            rejects = nil
             report.totalSeconds = monotonicSeconds() - started
             report.timings = writer?.timings.phases ?? []
             report.timings.append(("commit", monotonicSeconds() - committing))
@@ -106,10 +110,11 @@ public final class Importer {
         fileStarted = monotonicSeconds()
         report.files.append(ImportReport.File(name: input.name))
         // UTF-16 (Excel's "Unicode text") reads as garbage byte by byte; its byte order mark says what it is.
-        let head = try input.peek(2)
-        if head == [0xFF, 0xFE] || head == [0xFE, 0xFF] {
+        let head = try input.peek(4)
+        if head.starts(with: [0xFF, 0xFE]) || head.starts(with: [0xFE, 0xFF]) || head == [0, 0, 0xFE, 0xFF] {
+            let encoding = head.count == 4 && (head.starts(with: [0xFF, 0xFE, 0, 0]) || head[0] == 0) ? "UTF-32" : "UTF-16"
             let order = head[0] == 0xFF ? "little" : "big"
-            throw CatalogError(.dataError, "\(input.name):1: the input is UTF-16 (\(order)-endian, by its byte order mark); save it as UTF-8")
+            throw CatalogError(.dataError, "\(input.name):1: the input is \(encoding) (\(order)-endian, by its byte order mark); save it as UTF-8")
         }
         switch format {
         case .csv: try importDelimited(input, dialect: .csv)

@@ -39,6 +39,9 @@ final class RejectsWriter {
         out.write((fields + [error]).map(TextEscaping.csv).joined(separator: ",") + "\n")
     }
 
+    /// Writes out what is buffered (a full disk shows here, while the import can roll back).
+    func flush() throws { try out.flush() }
+
     /// Finishes the file and puts it in place.
     func close() throws {
         try out.flush()
