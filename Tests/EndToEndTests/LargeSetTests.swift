@@ -27,6 +27,20 @@ import TestSupport
         #expect(facets.status == 0, "\(facets)")
     }
 
+    // Past 32 exact values a facet's values go into one IN list, beside its ranges.
+    @Test("many exact years with a decade and a range: the same movies as plain SQL")
+    func exactValuesAndRanges() throws {
+        let box = try Sandbox()
+        try box.seed()
+        let run = try box.moviecat(["filter", "--format", "csv", "year:1950s", "year:2015..2016"] + Self.oddYears)
+        #expect(run.status == 0, "\(run)")
+        let expected = try box.sql("SELECT title FROM movies WHERE year % 2 = 1 OR year BETWEEN 1950 AND 1959 OR year BETWEEN 2015 AND 2016")
+        #expect(Set(try CSV.rows(run.stdout).map { $0["title"] ?? "?" }) == Set(expected), "\(run)")
+        #expect(expected.count > 2)
+        let explain = try box.moviecat(["filter", "--explain", "year:1950s"] + Self.oddYears)
+        #expect(explain.stdout.contains("year IN (?, ?, ?"), "\(explain.stdout.prefix(600))")
+    }
+
     @Test("a preset of 1,200 elements is saved and used")
     func bigPreset() throws {
         let box = try Sandbox()

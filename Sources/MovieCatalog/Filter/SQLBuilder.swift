@@ -81,8 +81,27 @@ public enum SQLBuilder {
         case .imdb:
             return SQLFragment("m.imdb_id IN (") + SQLFragment.list(elements.map { .text($0.value) }) + SQLFragment(")")
         default:
-            let ors = elements.map { condition(for: $0, on: columns) }
+            // Past 32 exact values, one IN list: SQLite prepares an OR in time growing with the
+            // square of its terms (each bound value is compared with the others), 1.3 s for 4,000.
+            let exact = elements.compactMap { exactValue($0, on: columns) }
+            guard exact.count > 32 else {
+                let ors = elements.map { condition(for: $0, on: columns) }
+                return ors.count == 1 ? ors[0] : SQLFragment.or(ors).parenthesized
+            }
+            var ors = [SQLFragment("\(exact[0].column) IN (") + SQLFragment.list(exact.map(\.value)) + SQLFragment(")")]
+            ors += elements.filter { exactValue($0, on: columns) == nil }.map { condition(for: $0, on: columns) }
             return ors.count == 1 ? ors[0] : SQLFragment.or(ors).parenthesized
+        }
+    }
+
+    /// The column and value of an element that is one exact value (`year:1994`, `95m`).
+    static func exactValue(_ element: MovieFilter, on c: ConditionColumns) -> (column: String, value: SQLValue)? {
+        switch element {
+        case .rating(.exact(let v)): return (c.rating, .real(v))
+        case .duration(.minutes(let m)): return (c.minutes, .integer(Int64(m)))
+        case .year(.exact(let y)): return (c.year, .integer(Int64(y)))
+        case .votes(.exact(let n)): return (c.votes, .integer(Int64(n)))
+        default: return nil
         }
     }
 
