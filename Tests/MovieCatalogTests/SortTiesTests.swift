@@ -143,3 +143,47 @@ import TestSupport
         #expect(try QueryPlannerTests.plainIDs(catalog, query) != expected)
     }
 }
+
+/// The sample's movies of a tie rule out a split without counting the tie only when they surely can.
+@Suite struct SortTiesSampleTests {
+    struct Seen: CustomTestStringConvertible, Sendable {
+        let tie: Double, needed: Double, rows: Double, matches: Double
+        let rulesOut: Bool
+        var testDescription: String { "tie \(Int(tie)), needed \(Int(needed)), sampled \(Int(matches))/\(Int(rows))" }
+    }
+
+    static let cases: [Seen] = [
+        // The broad set by year at 1M: 24,635 movies of 2024, 7,713 matches needed, 2 of 26 sampled match.
+        Seen(tie: 24_635, needed: 7_713, rows: 26, matches: 2, rulesOut: true),
+        // The same tie at 10M's share of matches: the split may pay, so the tie is counted.
+        Seen(tie: 248_000, needed: 7_661, rows: 26, matches: 2, rulesOut: false),
+        // Too few sampled movies of the tie to say anything.
+        Seen(tie: 24_635, needed: 7_713, rows: 9, matches: 0, rulesOut: false),
+        // Every sampled movie matches.
+        Seen(tie: 20_000, needed: 5_000, rows: 40, matches: 40, rulesOut: false),
+        // Near half of what is needed: counted, not guessed.
+        Seen(tie: 20_000, needed: 5_000, rows: 40, matches: 5, rulesOut: false),
+        Seen(tie: 20_000, needed: 5_000, rows: 40, matches: 3, rulesOut: true),
+    ]
+
+    @Test("a split is ruled out from the sample only far from paying", arguments: cases)
+    func rulesOut(_ seen: Seen) {
+        #expect(QueryPlanner.sampleRulesOutSplit(tie: seen.tie, needed: seen.needed, sampledRows: seen.rows,
+                                                 sampledMatches: seen.matches) == seen.rulesOut)
+    }
+
+    @Test("the sample's movies of one value, and those matching the set, as a count over the catalog finds them")
+    func sampledTie() throws {
+        let (catalog, dir) = try SortTiesTests.catalogWithTies()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let condition = SQLFragment("f.rating >= ?", [.real(5)])
+        let sample = try QuerySample(catalog.db, condition: condition, facets: [], keyColumn: "f.year", joiningMovies: false)
+        let seen = try #require(try sample.tie(catalog.db, column: "f.year", value: .integer(2030), condition: condition))
+        // Checked against the same 32 id ranges, read by plain SQL.
+        let ranges = try #require(sample.sampled)
+        let rows = try catalog.db.intScalar("SELECT count(*) FROM " + ranges.sql + " WHERE f.year = 2030", ranges.bindings)
+        let matching = try catalog.db.intScalar("SELECT count(*) FROM " + ranges.sql + " WHERE f.year = 2030 AND f.rating >= 5", ranges.bindings)
+        #expect(seen.rows == Double(rows) && seen.matches == Double(matching))
+        #expect(rows > 100 && matching > 0 && matching < rows, "\(rows) sampled, \(matching) matching")
+    }
+}

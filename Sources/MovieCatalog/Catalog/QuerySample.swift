@@ -22,6 +22,8 @@ struct QuerySample {
     var keyValues = 0.0
     /// The sampled movies as a FROM clause over `movie_facets f` (nil: no sample), for a second look.
     private(set) var sampled: SQLFragment?
+    /// Whether the sample's condition reads `movies m` (a title or IMDb id is selected).
+    private var joiningMovies = false
 
     /// No sample (the set picks its movies by id).
     init() {}
@@ -56,6 +58,7 @@ struct QuerySample {
         let within = SQLFragment("(VALUES ") + values
             + SQLFragment(") r CROSS JOIN movie_facets f ON f.id BETWEEN r.column1 AND r.column2")
         sampled = within
+        self.joiningMovies = joiningMovies
         let sql = SQLFragment("SELECT ") + SQLFragment.join(columns, separator: ", ") + SQLFragment(" FROM ") + within
             + SQLFragment(joiningMovies ? " CROSS JOIN movies m ON m.id = f.id" : "")
         let statement = try db.prepare(sql.sql)
@@ -89,6 +92,19 @@ struct QuerySample {
             SQLFragment("SELECT max(n) FROM (SELECT count(*) AS n FROM ") + $0
                 + SQLFragment(" WHERE +\(column) IS NOT NULL GROUP BY +\(column))")
         }
+    }
+
+    /// The sampled movies whose `column` is `value`, and how many of them match `condition`
+    /// (the set's, as sampled); nil without a sample.
+    func tie(_ db: Database, column: String, value: SQLValue, condition: SQLFragment) throws -> (rows: Double, matches: Double)? {
+        guard let sampled else { return nil }
+        let sql = SQLFragment("SELECT count(*), total(") + condition + SQLFragment(") FROM ") + sampled
+            + SQLFragment(joiningMovies ? " CROSS JOIN movies m ON m.id = f.id" : "")
+            + SQLFragment(" WHERE +\(column) = ?", [value])
+        let statement = try db.prepare(sql.sql)
+        try statement.bind(sql.bindings)
+        guard try statement.step() else { return nil }
+        return (Double(try statement.int64(0)), statement.optionalDouble(1) ?? 0)
     }
 
     /// The share of movies `count` sampled ones stand for; never 0, as a sample may miss a few.

@@ -20,9 +20,10 @@ extension QueryPlanner {
 
     /// The sort key's value at the page's last row, when the split pays there (see above); nil
     /// when the ties are few (they are then read and sorted), or the set has fewer keyed matches
-    /// than the page needs. Three short statements: the walk to the page's end, a count of the
-    /// tie in the key's index alone (no row read), and a count of its matches that stops as soon
-    /// as the split pays; at worst that reads the tie once, as the walk without a split would.
+    /// than the page needs. Short statements: the walk to the page's end, a count of the tie in
+    /// the key's index alone (no row read), a look at the sample's movies of the tie, and unless
+    /// they rule the split out, a count of its matches that stops as soon as the split pays; at
+    /// worst that reads the tie once, as the walk without a split would.
     func largeTies(of field: MovieField, descending: Bool, wanted: Int64, sample: QuerySample) throws -> SQLValue? {
         // Keys whose values do not repeat in the sample (votes) have no ties worth a look. The
         // sample's average tie says little more: the large ones are few values among many.
@@ -43,8 +44,23 @@ extension QueryPlanner {
         // Every movie of the tie matches the empty set: then tie >= least already makes M large enough.
         let needed = walkCost / tie
         if filters.elements.isEmpty { return value }
+        // The sampled movies of the tie show a split that cannot pay without counting it: the
+        // count would read the whole tie, and the page's walk then reads it again (the broad set
+        // by year at 1M: half of the command's instructions).
+        if tie < 16 * least, let seen = try sample.tie(db, column: column, value: value, condition: condition),
+           Self.sampleRulesOutSplit(tie: tie, needed: needed, sampledRows: seen.rows, sampledMatches: seen.matches) {
+            return nil
+        }
         let matches = try count(SQLFragment("SELECT 1 ") + from + SQLFragment("\(column) = ? AND ", [value]) + condition, upTo: needed)
         return matches >= needed ? value : nil
+    }
+
+    /// Whether a tie of `tie` movies, of which `sampledRows` were sampled with `sampledMatches`
+    /// matching the set, surely holds fewer than `needed` matches: ten sampled movies at least, and
+    /// a generous estimate (one more match than seen) under half of `needed`. A wrong "surely"
+    /// only reads the tie once, as the walk without a split does; it never changes the page.
+    static func sampleRulesOutSplit(tie: Double, needed: Double, sampledRows: Double, sampledMatches: Double) -> Bool {
+        sampledRows >= 10 && (sampledMatches + 1) / (sampledRows + 1) * tie < needed / 2
     }
 
     /// The rows `select` gives, counted up to `bound` (rounded up): the count stops there.
