@@ -147,3 +147,77 @@ import Testing
         #expect(try box.dump() == before)
     }
 }
+
+/// A record that never ends (a binary file, an unclosed quote, a JSON string without its quote)
+/// stops at `ByteReader.maxRecordBytes` with one line naming where it began; memory stays bounded.
+@Suite struct EndlessRecordTests {
+    struct Case: CustomTestStringConvertible, Sendable {
+        let name: String
+        let file: String
+        let head: String
+        /// Repeated after `head` past 16 MiB.
+        let filler: String
+        let message: String
+        var testDescription: String { name }
+    }
+
+    static let cases: [Case] = [
+        Case(name: "CSV without a line end", file: "x.csv", head: "title,year\nHeat,1995\n", filler: "abcdefgh",
+             message: "x.csv:3: a record longer than 16 MiB (no line end); is this a CSV file?"),
+        Case(name: "CSV of separators alone", file: "x.csv", head: "title,year\n", filler: ",,,,,,,,",
+             message: "x.csv:2: a record longer than 16 MiB (no line end); is this a CSV file?"),
+        Case(name: "TSV without a line end", file: "x.tsv", head: "title\tyear\n", filler: "abcdefgh",
+             message: "x.tsv:2: a record longer than 16 MiB (no line end); is this a TSV file?"),
+        Case(name: "CSV quote that never closes", file: "x.csv", head: "title,year\nHeat,1995\n\"Alien,1979\n", filler: "more\ntext\n",
+             message: "x.csv:3: a quoted field runs past 16 MiB (its quote opens on line 3); is its closing quote missing?"),
+        Case(name: "JSON Lines string that never closes", file: "x.jsonl", head: "{\"title\": \"Heat\"}\n{\"title\": \"", filler: "abcdefgh",
+             message: "x.jsonl:2: an object longer than 16 MiB; is this a JSON file?"),
+        Case(name: "JSON string of escapes", file: "x.json", head: "[{\"title\": \"", filler: "\\t\\t\\t\\t",
+             message: "x.json:1: an object longer than 16 MiB; is this a JSON file?"),
+        Case(name: "JSON number without end", file: "x.jsonl", head: "{\"year\": 1", filler: "00000000",
+             message: "x.jsonl:1: an object longer than 16 MiB; is this a JSON file?"),
+        Case(name: "JSON object of very many values", file: "x.json", head: "[{\"title\": \"Heat\", \"x\": [", filler: "1,",
+             message: "x.json:1: an object of more than 500000 values"),
+    ]
+
+    @Test("a record past 16 MiB exits 65 with one line naming where it began; the catalog stays as it was", arguments: cases)
+    func endless(_ test: Case) throws {
+        let box = try Sandbox()
+        try box.seed()
+        let repeats = (17 << 20) / test.filler.utf8.count
+        _ = try box.write(test.file, test.head + String(repeating: test.filler, count: repeats))
+        let before = try box.dump()
+        let run = try box.moviecat("import", test.file)
+        #expect(run.status == 65, "\(run)")
+        #expect(run.errorLines.last == "moviecat: error: " + test.message, "\(run)")
+        #expect(try box.dump() == before)
+    }
+}
+
+/// Rows of a megabyte each are parsed ahead in batches bounded by bytes, not only by rows: memory
+/// stays flat whatever the rows' size (it held some 5 batches of 512 such rows, 700 MB for 700).
+@Suite struct LongRowMemoryTests {
+    @Test("an import of 120 one-megabyte invalid rows stays under 80 MB, with and without a rejects file",
+          arguments: [false, true])
+    func longRows(rejects: Bool) throws {
+        let box = try Sandbox()
+        try box.seed()
+        let row = "T" + String(repeating: "x", count: 1 << 20) + ",abc\n"
+        _ = try box.write("long.csv", "title,year\n" + String(repeating: row, count: 120))
+        let before = try box.dump()
+        // Peak RSS of the child, from getrusage (KiB on Linux).
+        let measure = "import resource, subprocess, sys; r = subprocess.run(sys.argv[1:], capture_output=True); "
+            + "print(r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
+        let run = try runProcess(URL(fileURLWithPath: "/usr/bin/env"),
+                                 ["python3", "-c", measure, moviecatBinary.path, "--db", box.db, "import", "long.csv", "--skip-invalid"]
+                                     + (rejects ? ["--rejects", "rejected.csv"] : []), directory: box.dir)
+        let fields = run.stdout.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        #expect(fields.count == 2 && fields[0] == 0, "\(run)")
+        #expect((fields.last ?? .max) < 80 * 1024, "peak RSS \(fields.last ?? -1) KiB")
+        if rejects {
+            let written = try FileManager.default.attributesOfItem(atPath: box.path("rejected.csv"))[.size] as? Int ?? 0
+            #expect(written > 120 << 20)
+        }
+        #expect(try box.dump() == before)
+    }
+}

@@ -27,6 +27,12 @@ public final class ByteReader {
     private var consumedBeforeBuffer = 0
     /// Total size when known (regular files), for progress percentages.
     public let totalBytes: Int?
+    /// The most bytes one record (a CSV or TSV line, a JSON object) may take: a line that never
+    /// ends (a binary file, an unclosed quote) stops here with an error, not when memory runs out.
+    /// A movie's record is a few hundred bytes; a long review a few thousand.
+    public static let maxRecordBytes = 16 << 20
+    /// `maxRecordBytes` as people read it, for messages.
+    static let maxRecordText = "16 MiB"
     /// Asked while waiting on a pipe: true ends the read (the importer gave up on this input).
     var shouldStop: (@Sendable () -> Bool)?
     /// Inflates gzip input; nil for plain input.
@@ -190,10 +196,11 @@ public final class ByteReader {
     }
 
     /// Appends bytes to `output` up to the first one for which `isStop` is true and returns
-    /// that byte unconsumed, or nil at end of input. Copies whole runs, which is much faster
-    /// than byte-by-byte `next()` for long tokens such as string bodies.
+    /// that byte unconsumed, or nil at end of input or once `output` holds more than `limit`
+    /// bytes. Copies whole runs, which is much faster than byte-by-byte `next()` for long
+    /// tokens such as string bodies.
     @inline(__always)
-    func scan(into output: inout [UInt8], until isStop: (UInt8) -> Bool) throws -> UInt8? {
+    func scan(into output: inout [UInt8], limit: Int, until isStop: (UInt8) -> Bool) throws -> UInt8? {
         while true {
             var index = position
             while index < end, !isStop(buffer[index]) { index += 1 }
@@ -202,6 +209,7 @@ public final class ByteReader {
                 position = index
             }
             if index < end { return buffer[index] }
+            if output.count > limit { return nil }
             if try !refill() { return nil }
         }
     }

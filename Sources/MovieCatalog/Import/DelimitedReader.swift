@@ -191,6 +191,7 @@ public final class DelimitedReader {
                 if runEnd > pos {
                     storage.append(contentsOf: UnsafeBufferPointer(start: buf + pos, count: runEnd - pos))
                     pos = runEnd
+                    if storage.count > ByteReader.maxRecordBytes { throw tooLong(quoteLine: quoteLine) }
                     continue
                 }
                 pos += 1   // the quote
@@ -210,6 +211,8 @@ public final class DelimitedReader {
             }
             if byte == separator {
                 fieldEnds.append(storage.count)
+                // A field's end is an Int: a line of separators alone counts too.
+                if storage.count + 8 &* fieldEnds.count > ByteReader.maxRecordBytes { throw tooLong(quoteLine: nil) }
                 fieldStart = true
                 afterQuote = false
                 if !fieldPasses() {
@@ -259,7 +262,18 @@ public final class DelimitedReader {
             }
             storage.append(contentsOf: UnsafeBufferPointer(start: buf + pos - 1, count: runEnd - pos + 1))
             pos = runEnd
+            if storage.count + 8 &* fieldEnds.count > ByteReader.maxRecordBytes { throw tooLong(quoteLine: nil) }
         }
+    }
+
+    /// The error for a record past `ByteReader.maxRecordBytes`, naming the quote that may never close.
+    private func tooLong(quoteLine: Int?) -> CatalogError {
+        let limit = ByteReader.maxRecordText
+        if let quoteLine {
+            return CatalogError(.dataError, "\(input.name):\(quoteLine): a quoted field runs past \(limit) (its quote opens on line \(quoteLine)); is its closing quote missing?")
+        }
+        let kind = quoting ? "CSV" : "TSV"
+        return CatalogError(.dataError, "\(input.name):\(recordLine): a record longer than \(limit) (no line end); is this a \(kind) file?")
     }
 
     /// Moves past the rest of the current line (LF, CRLF or a lone CR), counting it.

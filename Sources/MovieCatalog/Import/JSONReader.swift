@@ -21,6 +21,11 @@ public final class JSONRecordReader {
     private var scratch: [UInt8] = []
     /// Whether the object being read had a `\u0000` escape.
     private var escapedNUL = false
+    /// Where the object being read began (bytes consumed), and its values so far: a record's
+    /// values are held as a tree, so both are bounded (`ByteReader.maxRecordBytes`, `maxValues`).
+    private var recordStart = 0, values = 0
+    /// The most values one record may hold (a value takes some 24-40 bytes as a tree).
+    static let maxValues = 500_000
     /// After an error the input position is meaningless, so every later call repeats the error.
     private var failure: Error?
 
@@ -127,6 +132,8 @@ public final class JSONRecordReader {
     /// Reads a top-level object whose `{` is the next byte.
     private func readObjectRecord() throws -> JSONRecord {
         let start = line
+        recordStart = reader.bytesConsumed
+        values = 0
         try consume()
         escapedNUL = false
         let members = try readMembers(depth: 1)
@@ -145,6 +152,9 @@ public final class JSONRecordReader {
     // MARK: - Values
 
     private func readValue(depth: Int) throws -> JSONValue {
+        values += 1
+        if values > Self.maxValues { throw error("an object of more than \(Self.maxValues) values") }
+        if reader.bytesConsumed - recordStart > ByteReader.maxRecordBytes { throw tooLong() }
         let byte = try peekToken()
         switch byte {
         case UInt8(ascii: "{"):
@@ -223,9 +233,11 @@ public final class JSONRecordReader {
         var bytes = borrowScratch()
         defer { scratch = bytes }
         while true {
-            let stop = try reader.scan(into: &bytes) {
+            let stop = try reader.scan(into: &bytes, limit: ByteReader.maxRecordBytes) {
                 $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 < 0x20
             }
+            // Checked on every stop, as escapes alone may make a string grow.
+            if bytes.count > ByteReader.maxRecordBytes || reader.bytesConsumed - recordStart > ByteReader.maxRecordBytes { throw tooLong() }
             guard let stop else { throw error("unterminated string") }
             try consume()
             switch stop {
@@ -320,11 +332,12 @@ public final class JSONRecordReader {
     private func readNumber() throws -> JSONValue {
         var bytes = borrowScratch()
         defer { scratch = bytes }
-        let stop = try reader.scan(into: &bytes) {
+        let stop = try reader.scan(into: &bytes, limit: ByteReader.maxRecordBytes) {
             !($0 &- UInt8(ascii: "0") < 10 || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "+")
                 || $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "e"))
         }
         if stop == 0 { throw error("NUL byte") }
+        if bytes.count > ByteReader.maxRecordBytes { throw tooLong() }
         let text = String(decoding: bytes, as: UTF8.self)
         guard JSONValue.isValidNumber(bytes) else { throw error("invalid number '\(text.prefix(40))'") }
         return .number(text)
@@ -333,8 +346,9 @@ public final class JSONRecordReader {
     private func readLiteral() throws -> JSONValue {
         var bytes = borrowScratch()
         defer { scratch = bytes }
-        let stop = try reader.scan(into: &bytes) { !(UInt8(ascii: "a")...UInt8(ascii: "z") ~= $0) }
+        let stop = try reader.scan(into: &bytes, limit: ByteReader.maxRecordBytes) { !(UInt8(ascii: "a")...UInt8(ascii: "z") ~= $0) }
         if stop == 0 { throw error("NUL byte") }
+        if bytes.count > ByteReader.maxRecordBytes { throw tooLong() }
         switch String(decoding: bytes, as: UTF8.self) {
         case "true": return .bool(true)
         case "false": return .bool(false)
@@ -386,6 +400,11 @@ public final class JSONRecordReader {
     @inline(__always)
     private func consume() throws {
         _ = try reader.next()
+    }
+
+    /// The error for a record past `ByteReader.maxRecordBytes`.
+    private func tooLong() -> CatalogError {
+        error("an object longer than \(ByteReader.maxRecordText); is this a JSON file?")
     }
 
     private func error(_ reason: String) -> CatalogError {

@@ -24,16 +24,21 @@ struct ParsedBatch: Sendable {
     /// The fields of each valid row as read, kept only for `--rejects` (a valid row may still be
     /// rejected when stored: an ambiguous title and year).
     private var validRaw: [[String]]?
+    /// Whether rows' fields as read are kept (for a rejects file); an invalid row's are used for nothing else.
+    private let keepRaw: Bool
 
-    /// A batch; `keepRaw` keeps valid rows' fields too (for a rejects file).
+    /// A batch; `keepRaw` keeps rows' fields as read (for a rejects file).
     init(keepRaw: Bool = false) {
+        self.keepRaw = keepRaw
         validRaw = keepRaw ? [] : nil
     }
 
     /// The fields of valid row `index` as read (empty when not kept).
     func raw(ofValid index: Int) -> [String] { validRaw?[index] ?? [] }
 
-    static let size = 512
+    /// Rows a batch holds at most, and input bytes it spans at most (rows of a few megabytes
+    /// each, kept as read for a rejects file, would otherwise fill memory).
+    static let size = 512, maxBytes = 4 << 20
 
     /// Takes the row (consumed: moved in, not copied); `fields` are kept for an invalid one (`--rejects`).
     mutating func append(_ row: consuming DecodedRow, raw fields: @autoclosure () -> [String]) {
@@ -43,7 +48,7 @@ struct ParsedBatch: Sendable {
             valid.append(row)
             if validRaw != nil { validRaw!.append(fields()) }
         case .invalid(let problems):
-            entries.append(.invalid(problems, raw: fields()))
+            entries.append(.invalid(problems, raw: keepRaw ? fields() : []))
         }
     }
 }
@@ -65,11 +70,13 @@ extension Importer {
             input.shouldStop = { stop.isRaised }
             let produce = makeProducer(input)
             var batch = ParsedBatch(keepRaw: keepRaw)
+            var batchStart = input.bytesConsumed
             while try produce(&batch) {
-                if batch.entries.count == ParsedBatch.size {
+                if batch.entries.count == ParsedBatch.size || input.bytesConsumed - batchStart >= ParsedBatch.maxBytes {
                     batch.bytesConsumed = input.storedBytesConsumed
                     guard emit(batch) else { return }
                     batch = ParsedBatch(keepRaw: keepRaw)
+                    batchStart = input.bytesConsumed
                 }
             }
             batch.bytesConsumed = input.storedBytesConsumed
