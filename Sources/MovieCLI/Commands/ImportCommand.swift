@@ -59,6 +59,7 @@ enum ImportCommand {
             if let clash = guarded.first(where: { CatalogLocation.sameFile(rejects, $0) }) {
                 throw spec.usageError("--rejects \(rejects) would overwrite \(clash)")
             }
+            try Importer.checkRejects(rejects)
         }
         // The inputs open before the catalog: a missing file (66) creates nothing.
         let inputs = try Importer.open(paths, format: options.format)

@@ -42,6 +42,12 @@ public final class Importer {
         }
     }
 
+    /// Refuses a rejects file that could not be put in place (a directory, an unwritable
+    /// directory), before any catalog is opened.
+    public static func checkRejects(_ path: String) throws {
+        try RejectsWriter.check(path)
+    }
+
     /// Imports every file (`-` is stdin) in one transaction; throws and writes nothing on failure.
     public func run(paths: [String]) throws -> ImportReport {
         try run(try Importer.open(paths, format: options.format))

@@ -11,27 +11,67 @@ import Darwin
 /// Rows keep their input's columns; when a later input has other columns, its rows follow a
 /// header row of their own, so no row is ever misaligned with the header above it.
 ///
-/// It writes to a temporary file beside `path` and renames it into place only when the import
-/// succeeds, so a failed import never replaces what was there.
+/// It writes to a temporary file and puts it in place only when the import succeeds, so a
+/// failed import never replaces what was there: renamed over a file (a symlink's target, the
+/// link kept), or copied into what is not a file (`/dev/stdout`, a pipe, a dangling symlink).
 final class RejectsWriter {
     private let path: String
     private let temporaryPath: String
+    /// The file the temporary one is renamed to; nil: copied into `path` instead.
+    private let renamedTo: String?
     private let out: TextOutput
     private var header: [String]?
 
-    init(path: String) throws {
-        self.path = path
-        temporaryPath = path + ".moviecat-\(getpid()).tmp"
-        TemporaryFiles.remember(temporaryPath)
-        do {
-            out = try TextOutput(creatingFile: temporaryPath)
-        } catch {
-            TemporaryFiles.forget(temporaryPath)
-            throw error
-        }
+    /// Checks `path` before the import starts, so that a directory, or a directory that cannot
+    /// be written, is refused before the catalog is opened, not after the import committed.
+    static func check(_ path: String) throws {
+        _ = try destination(path)
     }
 
+    /// Where the rows go: the file the temporary one is renamed to (nil: copied into `path`
+    /// instead), and the temporary file.
+    private static func destination(_ path: String) throws -> (renamedTo: String?, temporary: String) {
+        func refuse(_ reason: String) -> CatalogError { CatalogError(.ioError, "cannot write rejects to \(path.quotedForMessage): \(reason)") }
+        var info = stat(), link = stat()
+        let exists = stat(path, &info) == 0
+        let isLink = lstat(path, &link) == 0 && (link.st_mode & S_IFMT) == S_IFLNK
+        if exists && (info.st_mode & S_IFMT) == S_IFDIR { throw refuse("it is a directory") }
+        if !exists && isLink || exists && (info.st_mode & S_IFMT) != S_IFREG {
+            // Not a file to rename over (/dev/stdout, a pipe, a dangling symlink): copied at the end.
+            let directory = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
+            return (nil, directory + "/moviecat-rejects-\(getpid()).tmp")
+        }
+        // A symlink to a file: the file is replaced, the link stays.
+        var target = path
+        if isLink, let resolved = realpath(path, nil) {
+            target = String(cString: resolved)
+            free(resolved)
+        }
+        let slash = target.lastIndex(of: "/")
+        let directory = slash.map { $0 == target.startIndex ? "/" : String(target[..<$0]) } ?? "."
+        if access(directory, W_OK) != 0 { throw refuse(String(cString: strerror(errno))) }
+        return (target, target + ".moviecat-\(getpid()).tmp")
+    }
+
+    init(path: String) throws {
+        self.path = path
+        (renamedTo, temporaryPath) = try Self.destination(path)
+        TemporaryFiles.remember(temporaryPath)
+        let fd = open(temporaryPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard fd >= 0 else {
+            let reason = String(cString: strerror(errno))
+            TemporaryFiles.forget(temporaryPath)
+            throw CatalogError(.ioError, "cannot write rejects to \(path.quotedForMessage): \(reason)")
+        }
+        out = TextOutput(fd: fd, name: path, ownsDescriptor: true)
+    }
+
+    /// Writes a row under `header`: a short row is padded with empty fields, so that its error
+    /// stays in the error column; a long row's extra fields come under a header row of its own
+    /// with unnamed columns for them.
     func write(header: [String], fields: [String], error: String) throws {
+        let header = header + Array(repeating: "", count: max(0, fields.count - header.count))
+        let fields = fields + Array(repeating: "", count: header.count - fields.count)
         if self.header != header {
             self.header = header
             out.write((header + ["error"]).map(TextEscaping.csv).joined(separator: ",") + "\n")
@@ -45,11 +85,49 @@ final class RejectsWriter {
     /// Finishes the file and puts it in place.
     func close() throws {
         try out.flush()
-        defer { TemporaryFiles.forget(temporaryPath) }
-        guard rename(temporaryPath, path) == 0 else {
-            let reason = String(cString: strerror(errno))
+        defer {
             unlink(temporaryPath)
+            TemporaryFiles.forget(temporaryPath)
+        }
+        if let renamedTo {
+            guard rename(temporaryPath, renamedTo) == 0 else {
+                throw CatalogError(.ioError, "cannot write \(path): \(String(cString: strerror(errno)))")
+            }
+        } else {
+            try copy(temporaryPath, into: path)
+        }
+    }
+
+    /// Copies the file at `source` into `destination` (created if missing, as through a dangling symlink).
+    private func copy(_ source: String, into destination: String) throws {
+        let input = open(source, O_RDONLY)
+        defer { if input >= 0 { closeDescriptor(input) } }
+        let output = open(destination, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard input >= 0, output >= 0 else {
+            let reason = String(cString: strerror(errno))
+            if output >= 0 { closeDescriptor(output) }
             throw CatalogError(.ioError, "cannot write \(path): \(reason)")
+        }
+        defer { closeDescriptor(output) }
+        let size = 1 << 16
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 1)
+        defer { buffer.deallocate() }
+        while true {
+            let n = read(input, buffer, size)
+            if n == 0 { return }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw CatalogError(.ioError, "cannot read \(source): \(String(cString: strerror(errno)))")
+            }
+            var done = 0
+            while done < n {
+                let written = writeBytes(output, buffer + done, n - done)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw CatalogError(.ioError, "cannot write \(path): \(String(cString: strerror(errno)))")
+                }
+                done += written
+            }
         }
     }
 
@@ -60,3 +138,7 @@ final class RejectsWriter {
         TemporaryFiles.forget(temporaryPath)
     }
 }
+
+/// The C library's `write` and `close`, apart from the writer's methods of those names.
+private func writeBytes(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int { write(fd, buffer, count) }
+private func closeDescriptor(_ fd: Int32) { close(fd) }

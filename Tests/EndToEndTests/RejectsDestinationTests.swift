@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+
+/// Where `--rejects` puts its file: a directory is refused before anything is imported; a
+/// symlink is written through; what is not a file (/dev/stdout, a pipe) gets the rows copied in;
+/// rows of the wrong width stay under their header.
+@Suite struct RejectsDestinationTests {
+    static let mixed = "title,year\nGood,2001\nBad,c. 1999\n"
+    static let rejected = "title,year,error\nBad,c. 1999,mixed.csv:3: year: 'c. 1999' is not a whole number\n"
+
+    @Test("a directory, or a directory that does not exist, is refused before the catalog is opened or created",
+          arguments: ["rd", "nodir/r.csv"])
+    func refused(target: String) throws {
+        let box = try Sandbox()
+        try FileManager.default.createDirectory(atPath: box.path("rd"), withIntermediateDirectories: true)
+        try box.write("mixed.csv", Self.mixed)
+        let run = try box.moviecat("import", "mixed.csv", "--skip-invalid", "--rejects", target)
+        #expect(run.status == 74, "\(run)")
+        let reason = target == "rd" ? "it is a directory" : "No such file or directory"
+        #expect(run.errorLines == ["moviecat: error: cannot write rejects to '\(target)': \(reason)"], "\(run)")
+        #expect(!FileManager.default.fileExists(atPath: box.db), "a catalog was created")
+        // A stored catalog is left as it was.
+        try box.seed()
+        let before = try box.dump()
+        #expect(try box.moviecat("import", "mixed.csv", "--skip-invalid", "--rejects", target).status == 74)
+        #expect(try box.dump() == before)
+    }
+
+    @Test("a symlink to a file is written through: the link stays, its target gets the rows")
+    func symlink() throws {
+        let box = try Sandbox()
+        try box.write("mixed.csv", Self.mixed)
+        try box.write("target.csv", "old\n")
+        try FileManager.default.createSymbolicLink(atPath: box.path("link.csv"), withDestinationPath: "target.csv")
+        let run = try box.moviecat("import", "mixed.csv", "--skip-invalid", "--rejects", "link.csv", "--quiet")
+        #expect(run.status == 0, "\(run)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: box.path("link.csv")) == "target.csv")
+        #expect(try String(contentsOfFile: box.path("target.csv"), encoding: .utf8) == Self.rejected)
+        // A dangling symlink: its target is made.
+        try FileManager.default.createSymbolicLink(atPath: box.path("dangling.csv"), withDestinationPath: "made.csv")
+        #expect(try box.moviecat("import", "mixed.csv", "--skip-invalid", "--rejects", "dangling.csv", "--quiet").status == 0)
+        #expect(try String(contentsOfFile: box.path("made.csv"), encoding: .utf8) == Self.rejected)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: box.dir.path).filter { $0.hasSuffix(".tmp") }
+        #expect(leftovers.isEmpty, "\(leftovers)")
+    }
+
+    @Test("/dev/stdout and a pipe get the rows once the import has committed; /dev/stdout stays a symlink")
+    func notAFile() throws {
+        let box = try Sandbox()
+        try box.write("mixed.csv", Self.mixed)
+        let run = try box.moviecat("import", "mixed.csv", "--skip-invalid", "--rejects", "/dev/stdout", "--quiet")
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stdout == Self.rejected)
+        var info = stat()
+        #expect(lstat("/dev/stdout", &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK)
+        #expect(try box.sql("SELECT title FROM movies") == ["Good"])
+        // Through a pipe from a shell's process substitution.
+        let piped = try ResourceLimitTests.shell("moviecat --db catalog.sqlite import mixed.csv --skip-invalid --quiet --rejects >(cat > piped.csv); sleep 0.3", in: box)
+        #expect(piped.status == 0, "\(piped)")
+        #expect(try String(contentsOfFile: box.path("piped.csv"), encoding: .utf8) == Self.rejected)
+    }
+
+    @Test("rows with too few or too many fields keep their error in the error column")
+    func ragged() throws {
+        let box = try Sandbox()
+        try box.write("r.csv", "title,year\nC,2000,extra\nD\nE,c. 1999\n")
+        let run = try box.moviecat("import", "r.csv", "--skip-invalid", "--rejects", "rej.csv", "--quiet")
+        #expect(run.status == 0, "\(run)")
+        #expect(try String(contentsOfFile: box.path("rej.csv"), encoding: .utf8) == """
+            title,year,,error
+            C,2000,extra,"r.csv:2: record: expected 2 fields like the header, found 3"
+            title,year,error
+            D,,"r.csv:3: record: expected 2 fields like the header, found 1"
+            E,c. 1999,r.csv:4: year: 'c. 1999' is not a whole number
+
+            """)
+    }
+}
