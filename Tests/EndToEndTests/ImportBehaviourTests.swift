@@ -33,17 +33,36 @@ import Testing
                                 ReportLine(file: "total", read: 3, inserted: 3)], "\(run)")
     }
 
-    @Test("the total line counts the repeats too")
+    @Test("the total line counts the repeats too; a later file's row for an earlier file's movie is an update")
     func totalRepeats() throws {
         let box = try Sandbox()
         try box.write("one.csv", "title,year\nOne,2001\nONE,2001\n")
-        try box.write("two.csv", "title,year\nTwo,2002\none,2001\n")
+        try box.write("two.csv", "title,year,rating\nTwo,2002,5\none,2001,6\nOne,2001,7\n")
         let run = try box.moviecat("import", "one.csv", "two.csv")
         #expect(run.status == 0, "\(run)")
         #expect(run.reports == [ReportLine(file: "one.csv", read: 2, inserted: 1, repeated: 1),
-                                ReportLine(file: "two.csv", read: 2, inserted: 1, repeated: 1),
-                                ReportLine(file: "total", read: 4, inserted: 2, repeated: 2)], "\(run)")
-        #expect(try box.scalar("SELECT count(*) FROM movies") == "2")
+                                ReportLine(file: "two.csv", read: 3, inserted: 1, updated: 1, repeated: 1),
+                                ReportLine(file: "total", read: 5, inserted: 2, updated: 1, repeated: 2)], "\(run)")
+        #expect(try box.sql("SELECT title, rating FROM movies ORDER BY id") == ["One|7.0", "Two|5.0"])
+    }
+
+    /// Files of one command are imported as if in turn (in one transaction): `--on-duplicate`
+    /// applies to a movie an earlier file inserted, as it would to one stored before.
+    @Test("--on-duplicate applies to a later file's rows for an earlier file's movies", arguments: ["skip", "fail"])
+    func policyAcrossFiles(policy: String) throws {
+        let box = try Sandbox()
+        try box.write("one.csv", "title,year,rating\nOne,2001,5\n")
+        try box.write("two.csv", "title,year,rating\nTwo,2002,6\nOne,2001,9\n")
+        let before = try box.moviecat("import", "one.csv", "two.csv", "--on-duplicate", policy)
+        if policy == "skip" {
+            #expect(before.status == 0, "\(before)")
+            #expect(before.reports.dropFirst().first == ReportLine(file: "two.csv", read: 2, inserted: 1, skipped: 1), "\(before)")
+            #expect(try box.sql("SELECT title, rating FROM movies ORDER BY id") == ["One|5.0", "Two|6.0"])
+        } else {
+            #expect(before.status == 65, "\(before)")
+            #expect(before.errorLines.last?.hasPrefix("moviecat: error: two.csv:3: 'One' is already in the catalog as ") == true, "\(before)")
+            #expect(try box.sql("SELECT count(*) FROM movies") == ["0"])
+        }
     }
 
     @Test("--quiet prints nothing and still imports")

@@ -22,8 +22,12 @@ final class ImportWriter {
 
     private let db: Database
     private let policy: DuplicatePolicy
-    /// Movies with a larger id were inserted by this import: a match there is a repeat within the input.
+    /// Movies with a larger id were inserted by this import.
     private let maxIDBefore: Int64
+    /// Movies with a larger id were inserted by the current input: a match there is a repeat
+    /// within it. One inserted by an earlier input of the command is a stored movie to this one,
+    /// as if the files were imported in turn (`--on-duplicate` applies; its update counts).
+    private var maxIDBeforeInput: Int64
     /// Whether the catalog had movies before (a sqlite3 user may have given them ids 0 and below).
     private let hadMovies: Bool
     private let identity: MovieIdentity
@@ -68,6 +72,7 @@ final class ImportWriter {
         self.db = db
         self.policy = policy
         maxIDBefore = Int64(try db.intScalar("SELECT ifnull(max(id), 0) FROM movies"))
+        maxIDBeforeInput = maxIDBefore
         hadMovies = try db.intScalar("SELECT EXISTS (SELECT 1 FROM movies)") == 1
         identity = try MovieIdentity(db: db)
         saver = try MovieSaver(db: db)
@@ -102,7 +107,7 @@ final class ImportWriter {
             try deferredFacets?.willInsert()
             return (.inserted, try saver.insert(row.movie))
         case .movie(let id, let attach):
-            var repeated = id > maxIDBefore
+            var repeated = id > maxIDBeforeInput
             if !repeated {
                 switch policy {
                 case .skip: return (.skipped, id)
@@ -143,6 +148,7 @@ final class ImportWriter {
     func endOfInput() throws -> FoldCounts {
         bulkEligible = false
         try stopAppending()
+        maxIDBeforeInput = max(maxIDBeforeInput, Int64(try db.intScalar("SELECT ifnull(max(id), 0) FROM movies")))
         defer { folded = FoldCounts() }
         return folded
     }
