@@ -56,6 +56,18 @@ import TestSupport
         #expect(try box.sql("SELECT count(*) FROM movies WHERE rating IS NOT NULL AND title = 'Hamlet'") == ["0"])
     }
 
+    @Test("an import stopped by an invalid row still counts the ambiguous rows after it, as --skip-invalid rejects them")
+    func ambiguousAfterInvalid() throws {
+        let box = try Self.hamlets()
+        try box.write("list.csv", "title,year\nHamlet,1948\nBad,c. 1999\nHamlet,1948\nBad2,c. 1999\n")
+        let failed = try box.moviecat("import", "list.csv")
+        #expect(failed.status == 65, "\(failed)")
+        #expect(failed.errorLines.filter { $0.contains(": title: ambiguous") }.map { $0.prefix(12) } == ["list.csv:2: ", "list.csv:4: "], "\(failed)")
+        #expect(failed.errorLines.last?.hasPrefix("moviecat: error: 4 invalid rows (4 problems)") == true, "\(failed)")
+        let dry = try box.moviecat("import", "list.csv", "--skip-invalid", "--dry-run")
+        #expect(dry.reports.first?.rejected == 4, "\(dry)")
+    }
+
     @Test("an import never clears a stored id; skip keeps the stored movie as it is")
     func neverClears() throws {
         let box = try Self.hamlets()

@@ -101,7 +101,7 @@ final class ImportWriter {
         }
         switch try identity.match(row.movie) {
         case .ambiguous(let movies):
-            return (.rejected("ambiguous: movies \(movies) have this title and year; an imdb_id column tells them apart"), 0)
+            return (.rejected(Self.ambiguity(movies)), 0)
         case .none:
             if !row.present.contains(.title) { return (.notInCatalog, 0) }
             try deferredFacets?.willInsert()
@@ -121,6 +121,19 @@ final class ImportWriter {
             try update(id, with: row, attach: attach)
             return (repeated ? .repeated : .updated, id)
         }
+    }
+
+    /// Why a row naming `movies` by its title and year is rejected.
+    private static func ambiguity(_ movies: String) -> String {
+        "ambiguous: movies \(movies) have this title and year; an imdb_id column tells them apart"
+    }
+
+    /// Why `row` would be rejected when stored (ambiguous), found without storing it: an import
+    /// that stopped writing at an invalid row still counts the rows `--skip-invalid` would reject.
+    /// Nil while rows are bulk-appended (their key matches no stored movie another way).
+    func rejection(of row: ImportRow) throws -> String? {
+        guard bulk == nil, case .ambiguous(let movies) = try identity.match(row.movie) else { return nil }
+        return Self.ambiguity(movies)
     }
 
     /// Records that this import updated stored movie `id`; true when it already had (a repeat).

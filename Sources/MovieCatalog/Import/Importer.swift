@@ -171,6 +171,10 @@ public final class Importer {
     /// rejected after all (ambiguous), for the caller to report with its fields as read.
     func store(_ row: ImportRow, file: String, counts: inout ImportCounts) throws -> ImportProblem? {
         guard writing, let writer else {
+            // Not stored (the import will fail), but rejected as it would be when stored.
+            if let reason = try writer?.rejection(of: row) {
+                return ImportProblem(file: file, line: row.line, field: MovieField.title.name, reason: reason)
+            }
             counts.read += 1
             return nil
         }
