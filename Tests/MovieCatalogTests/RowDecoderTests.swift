@@ -128,6 +128,18 @@ import Testing
         #expect(cells[MovieField.year.rawValue] == .absent)
     }
 
+    @Test("a title without a year still has its article moved to the front", arguments: [
+        ("Matrix, The", "The Matrix"), ("Man Who Knew Too Much, A", "A Man Who Knew Too Much"),
+        ("City of Lost Children, The (Cité des enfants perdus, La)", "The City of Lost Children (Cité des enfants perdus, La)"),
+    ])
+    func articleWithoutYear(_ raw: String, _ title: String) {
+        var cells = [Cell](repeating: .absent, count: MovieField.allCases.count)
+        cells[MovieField.title.rawValue] = .text(raw)
+        ImportLayout.ValueRule.yearInTitle.apply(to: &cells)
+        #expect(cells[MovieField.title.rawValue] == .text(title))
+        #expect(cells[MovieField.year.rawValue] == .absent)
+    }
+
     @Test("layouts are recognised from their key columns, in any case")
     func recognise() {
         #expect(ImportLayout.recognise(["TCONST", "titletype", "primaryTitle", "x"])?.name == "imdb-basics")

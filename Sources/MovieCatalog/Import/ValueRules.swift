@@ -10,8 +10,13 @@ extension ImportLayout.ValueRule {
                 cells[MovieField.genres.rawValue] = .null
             }
         case .yearInTitle:
-            guard case .text(let text) = cells[MovieField.title.rawValue],
-                  let (title, year) = ImportLayout.ValueRule.splitYear(text) else { return }
+            guard case .text(let text) = cells[MovieField.title.rawValue] else { return }
+            guard let (title, year) = ImportLayout.ValueRule.splitYear(text) else {
+                // No year (`Matrix, The`): the article still moves.
+                let moved = ImportLayout.ValueRule.articleFirst(text.trimmingWhitespace())
+                if moved != text.trimmingWhitespace() { cells[MovieField.title.rawValue] = .text(moved) }
+                return
+            }
             cells[MovieField.title.rawValue] = .text(ImportLayout.ValueRule.articleFirst(title))
             switch cells[MovieField.year.rawValue] {
             case .absent, .null: cells[MovieField.year.rawValue] = .text(year)
