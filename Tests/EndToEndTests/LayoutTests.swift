@@ -86,13 +86,29 @@ import Testing
                 == [ReportLine(file: "title.ratings.tsv", read: 12, notInCatalog: 12)])
     }
 
+    @Test("an IMDb export from before 2017 (its Title Type 'Feature Film', its header quoted) keeps its films")
+    func oldIMDbExport() throws {
+        let box = try Sandbox()
+        try box.write("old.csv", """
+            "position","const","created","modified","description","Title","Title type","Directors","You rated","IMDb Rating","Runtime (mins)","Year","Genres","Num. Votes","Release Date (month/day/year)","URL"
+            "1","tt0111161","Mon Jan  2 00:00:00 2012","","","The Shawshank Redemption","Feature Film","Frank Darabont","10","9.3","142","1994","drama","1500000","1994-09-23","http://www.imdb.com/title/tt0111161/"
+            "2","tt0903747","Mon Jan  2 00:00:00 2012","","","Breaking Bad","TV Series","","9","9.5","49","2008","crime, drama","1800000","2008-01-20","http://www.imdb.com/title/tt0903747/"
+
+            """)
+        let run = try box.moviecat("import", "old.csv")
+        #expect(run.status == 0, "\(run)")
+        #expect(run.reports == [ReportLine(file: "old.csv", read: 2, inserted: 1, filtered: 1)], "\(run)")
+        #expect(try box.rows("SELECT title, year, rating, duration_minutes, imdb_id FROM movies")
+                == [["The Shawshank Redemption", "1994", "9.3", "142", "tt0111161"]])
+    }
+
     @Test("an IMDb export, then basics, then ratings, then the same again: the re-import inserts nothing")
     func identityAcrossIMDbFiles() throws {
         let box = try Sandbox()
         try Self.fixture(box, "imdb-ratings-export.csv")
         let export = try box.moviecat("import", "imdb-ratings-export.csv")
         #expect(export.reports == [ReportLine(file: "imdb-ratings-export.csv", read: 6, inserted: 4, filtered: 2)], "\(export)")
-        #expect(export.errorLines.contains("imdb-ratings-export.csv: IMDb list export layout; where Title Type=movie,tvMovie,TV Movie"), "\(export)")
+        #expect(export.errorLines.contains("imdb-ratings-export.csv: IMDb list export layout; where Title Type=movie,tvMovie,TV Movie,Feature Film"), "\(export)")
         #expect(export.errorLines.contains("imdb-ratings-export.csv: ignored columns: Your Rating, Date Rated, Original Title, URL, Release Date, Directors"), "\(export)")
         #expect(try box.rows("SELECT title, year, rating, votes, duration_minutes, imdb_id FROM movies WHERE imdb_id = 'tt0068646'")
                 == [["The Godfather", "1972", "9.2", "2100000", "175", "tt0068646"]])

@@ -51,7 +51,7 @@ public struct ImportLayout: Sendable, Equatable {
             mapping: [("Const", .imdbID), ("Title", .title), ("Year", .year), ("Genres", .genres),
                       ("IMDb Rating", .rating), ("Runtime (mins)", .duration), ("Num Votes", .votes)],
             // Exports have written both spellings of a TV movie.
-            defaultWhere: [("Title Type", ["movie", "tvMovie", "TV Movie"])], rules: []),
+            defaultWhere: [("Title Type", ["movie", "tvMovie", "TV Movie", "Feature Film"])], rules: []),
         ImportLayout(
             name: "letterboxd", title: "Letterboxd export layout",
             keyColumns: ["Name", "Year", "Letterboxd URI"], absentColumns: [],
