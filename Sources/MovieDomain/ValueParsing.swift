@@ -88,7 +88,8 @@ public enum ValueParsing {
         return magnitude <= UInt64(Int.max) ? Int(magnitude) : nil
     }
 
-    /// Minutes from `120`, `95m`, `95 min`, `2h`, `1h30m`, `1h 30m`, `1:30:00` or `1:30` (h:mm).
+    /// Minutes from `120`, `95m`, `95 min`, `95 mins`, `2h`, `1h30m`, `1h30`, `1 hr 30 min`,
+    /// `1:30:00` or `1:30` (h:mm).
     ///
     /// A duration is one number, `h:mm[:ss]`, or unit groups (hours, then minutes, each at most
     /// once): `30 30` or `1h 30 30m` are not durations. Any number of minutes the schema stores
@@ -111,7 +112,13 @@ public enum ValueParsing {
         return unitGroups(Array(text.utf8))
     }
 
-    /// `2h`, `1h 30m`, `95 min`: digits then a unit, hours before minutes, spaces between.
+    /// Duration units and what they are (1 hours, 2 minutes), longest first so that `mins` is not read as `m`.
+    private static let unitWords: [([UInt8], Int)] = [
+        ("minutes", 2), ("minute", 2), ("mins", 2), ("min", 2), ("m", 2), ("hours", 1), ("hour", 1), ("hrs", 1), ("hr", 1), ("h", 1),
+    ].map { (Array($0.0.utf8), $0.1) }
+
+    /// `2h`, `1h 30m`, `95 min`, `1 hr 30 mins`, `1h30`: digits then a unit, hours before minutes,
+    /// spaces between; minutes after hours may go without their unit.
     private static func unitGroups(_ bytes: [UInt8]) -> Int? {
         var index = 0
         var total = 0
@@ -132,15 +139,16 @@ public enum ValueParsing {
             }
             guard digits > 0 else { return nil }
             skipSpaces()
-            let unit: Int
-            if bytes[index...].starts(with: Array("min".utf8)) {
-                unit = 2; index += 3
-            } else if index < bytes.count && bytes[index] == UInt8(ascii: "m") {
-                unit = 2; index += 1
-            } else if index < bytes.count && bytes[index] == UInt8(ascii: "h") {
-                unit = 1; index += 1
+            var unit = 0
+            if index == bytes.count && lastUnit == 1 {
+                unit = 2   // `1h30`, `1h 30`: minutes after hours need no unit
             } else {
-                return nil
+                for (word, wordUnit) in Self.unitWords where bytes[index...].starts(with: word) {
+                    unit = wordUnit
+                    index += word.count
+                    break
+                }
+                guard unit > 0 else { return nil }
             }
             guard unit > lastUnit else { return nil }
             lastUnit = unit
@@ -211,7 +219,10 @@ public enum ValueParsing {
         guard bytes.count >= 7, bytes[4] == UInt8(ascii: "-"), let year = digits(0..<4),
               let month = digits(5..<7), (1...12).contains(month) else { return nil }
         if bytes.count == 7 { return year }
-        guard bytes.count >= 10, bytes[7] == UInt8(ascii: "-"), let day = digits(8..<10), (1...31).contains(day) else { return nil }
+        // The month's own days: `1994-02-30` is no date (2000 was a leap year, 1900 not).
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
+        guard bytes.count >= 10, bytes[7] == UInt8(ascii: "-"), let day = digits(8..<10), (1...days).contains(day) else { return nil }
         if bytes.count == 10 { return year }
         // A timestamp goes on with a time: `T` or a space.
         return bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: " ") ? year : nil

@@ -70,7 +70,7 @@ import Testing
 
     @Test("years from dates; IMDb ids from digits, any case and URLs", arguments: [
         (MovieField.year, "1994-09-23", FieldValue.integer(1994)), (.year, "1994-09", .integer(1994)),
-        (.year, "1994-09-23T10:00:00Z", .integer(1994)), (.imdbID, "111161", .text("tt0111161")),
+        (.year, "1994-09-23T10:00:00Z", .integer(1994)), (.year, "2000-02-29", .integer(2000)), (.imdbID, "111161", .text("tt0111161")),
         (.imdbID, "0111161", .text("tt0111161")), (.imdbID, "TT0111161", .text("tt0111161")),
         (.imdbID, "tt10872600", .text("tt10872600")), (.imdbID, "http://imdb.com/title/tt0068646", .text("tt0068646")),
         (.votes, "12", .integer(12)), (.votes, "9223372036854775807", .integer(Int.max)),
@@ -83,7 +83,7 @@ import Testing
     }
 
     @Test("values that are not years, IMDb ids or vote counts", arguments: [
-        (MovieField.year, "1994-13-01"), (.year, "1994-09-32"), (.year, "94-09-23"), (.year, "1994-09-23x"),
+        (MovieField.year, "1994-13-01"), (.year, "1994-09-32"), (.year, "1994-02-30"), (.year, "1900-02-29"), (.year, "1994-04-31"), (.year, "94-09-23"), (.year, "1994-09-23x"),
         (.imdbID, "tt"), (.imdbID, "nm0000123"), (.imdbID, "0"), (.imdbID, "tt12ab"), (.imdbID, "https://imdb.com/name/nm1/"),
         (.votes, "-3"), (.votes, "many"),
     ])

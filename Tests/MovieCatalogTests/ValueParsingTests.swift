@@ -60,7 +60,7 @@ import TestSupport
     }
 
     @Test("a duration is one number or unit groups: digits are never joined across spaces", arguments: [
-        "30 30", "1h 30 30m", "1h 30 30 30 30 30 30 30 30 30 30m", "30m 1h", "1h 1h", "2 2h", "1h30", "m", "h", "",
+        "30 30", "1h 30 30m", "1h 30 30 30 30 30 30 30 30 30 30m", "30m 1h", "1h 1h", "2 2h", "1h30 30", "30 1h", "1h30h", "5 mx", "m", "h", "",
     ])
     func notDurations(_ text: String) {
         #expect(ValueParsing.minutes(text) == nil)
@@ -68,6 +68,8 @@ import TestSupport
 
     @Test("durations with spaces between number and unit", arguments: [
         ("1 h 30 min", 90), ("2 h", 120), (" 95 min ", 95), ("1H 30M", 90), ("0h 45m", 45),
+        ("95 mins", 95), ("95 minutes", 95), ("1 minute", 1), ("2 hours", 120), ("1 hour 5 minutes", 65), ("1 hr 30 mins", 90),
+        ("2hrs", 120), ("1h30", 90), ("1h 30", 90),
     ])
     func spacedDurations(_ text: String, _ minutes: Int) {
         #expect(ValueParsing.minutes(text) == minutes)
