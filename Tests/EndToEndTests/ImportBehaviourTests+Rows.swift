@@ -259,3 +259,30 @@ extension ImportBehaviourTests {
         #expect(try box.sql("SELECT count(*) FROM movies") == ["2"])
     }
 }
+
+/// What an import says of a header it cannot read as it is.
+@Suite struct HeaderMessageTests {
+    @Test("a doubled byte order mark is shown, a semicolon header gets a hint, unnamed and second columns are named by place",
+          arguments: [
+              ("bom.csv", "\u{FEFF}\u{FEFF}title,year\nA,2000\n", "moviecat: error: bom.csv:1: no title column (title or primaryTitle, or use --map title=COLUMN); the columns are '\\u{FEFF}title', 'year'"),
+              ("semi.csv", "title;year\nA;2000\n", "moviecat: error: semi.csv:1: no title column (title or primaryTitle, or use --map title=COLUMN); the columns are 'title;year'; the header is one column holding ';': save the file with commas (or tabs, as .tsv)"),
+              ("cols.csv", "title,year,,,title\nA,2000,,,B\n", "cols.csv: ignored columns: column 3 (no name), column 4 (no name), title (column 5; column 1 is read)"),
+          ])
+    func header(_ name: String, _ text: String, _ line: String) throws {
+        let box = try Sandbox()
+        try box.write(name, text)
+        let run = try box.moviecat("import", name)
+        #expect(run.errorLines.contains(line), "\(run)")
+        #expect(run.status == (name == "cols.csv" ? 0 : 65), "\(run)")
+    }
+
+    @Test("a dry run says which genres it would add")
+    func dryRunGenres() throws {
+        let box = try Sandbox()
+        try box.seed()
+        try box.write("g.csv", "title,genres\nA,Mumblecore\n")
+        let run = try box.moviecat("import", "g.csv", "--dry-run")
+        #expect(run.errorLines.contains("would add genre 'mumblecore'"), "\(run)")
+        #expect(try box.sql("SELECT count(*) FROM genres WHERE code = 'mumblecore'") == ["0"])
+    }
+}

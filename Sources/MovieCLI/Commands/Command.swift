@@ -71,10 +71,10 @@ public final class Context {
     func note(_ text: String) { stderr.write(TextEscaping.visible(text) + "\n") }
 
     /// Notes the genres a command added to the catalog, each with the closest one it knew.
-    func noteAdded(_ genres: [Genre], knownBefore: [String]) {
+    func noteAdded(_ genres: [Genre], knownBefore: [String], dryRun: Bool = false) {
         for genre in genres {
             let hint = Suggestion.nearest(to: genre.code, in: knownBefore).map { " (did you mean '\($0)'?)" } ?? ""
-            note("added genre \(genre.code.quotedForMessage)\(hint)")
+            note("\(dryRun ? "would add" : "added") genre \(genre.code.quotedForMessage)\(hint)")
         }
     }
 }

@@ -69,7 +69,7 @@ enum ImportCommand {
         let report = try importer.run(inputs)
         if !parsed[quiet] {
             for line in report.lines { context.note(line) }
-            context.noteAdded(report.addedGenres, knownBefore: report.genresBefore)
+            context.noteAdded(report.addedGenres, knownBefore: report.genresBefore, dryRun: report.dryRun)
             // Where the time went, for benchmarks and profiling.
             if context.environment["MOVIECAT_TIMINGS"] == "1" {
                 for (name, seconds) in report.timings { context.note("timing: \(name): \(NumberText.decimal((seconds * 1000).rounded() / 1000)) s") }

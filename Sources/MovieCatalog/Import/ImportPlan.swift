@@ -140,10 +140,19 @@ struct ImportPlan {
         var columns: [MovieField: Int] = [:]
         var ignored: [String] = []
         for (index, name) in header.enumerated() {
-            if let field = mapping.field(for: name), columns[field] == nil {
+            let field = mapping.field(for: name)
+            if let field, columns[field] == nil {
                 columns[field] = index
             } else if !conditions.contains(where: { $0.column == index }) {
-                ignored.append(name)
+                // Named so that it can be found: an empty name by its place, a second column
+                // of a field (`title,year,title`) beside the one read.
+                if name.isEmpty {
+                    ignored.append("column \(index + 1) (no name)")
+                } else if let field, let read = columns[field] {
+                    ignored.append("\(name) (column \(index + 1); column \(read + 1) is read)")
+                } else {
+                    ignored.append(name)
+                }
             }
         }
         for (field, column) in options.mapping.overrides where columns[field] == nil {
@@ -159,7 +168,10 @@ struct ImportPlan {
                     throw CatalogError(.dataError, "\(source): --layout \(forced.name) reads the column\(missing.count == 1 ? "" : "s") \(named), which this input lacks; the columns are \(found)")
                 }
             }
-            throw CatalogError(.dataError, "\(source): no title column (title or primaryTitle, or use --map title=COLUMN); the columns are \(found)")
+            // One column whose name holds semicolons: a spreadsheet's CSV of another locale.
+            let separated = header.count == 1 && header[0].contains(";")
+                ? "; the header is one column holding ';': save the file with commas (or tabs, as .tsv)" : ""
+            throw CatalogError(.dataError, "\(source): no title column (title or primaryTitle, or use --map title=COLUMN); the columns are \(found)\(separated)")
         }
         return (ImportPlan(layout: layout, mapping: mapping, conditions: conditions, updateOnly: updateOnly), columns, ignored)
     }

@@ -95,10 +95,11 @@ public enum TextEscaping {
         return out
     }
 
-    /// Controls and the format characters that reorder text on screen.
+    /// Controls, the format characters that reorder text on screen, and the byte order mark
+    /// (invisible: a header's doubled BOM made `title` look like a column that was there).
     static func isHostile(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
-        case 0..<0x20, 0x7F...0x9F, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: return true
+        case 0..<0x20, 0x7F...0x9F, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069, 0xFEFF: return true
         default: return false
         }
     }
