@@ -25,6 +25,7 @@ public final class Catalog {
             // migrating takes the write lock anyway (reads never write them).
             if versionBefore > 0, versionBefore < FacetTotals.packedSince { try db.transaction { try FacetTotals.fill(db) } }
             try DerivedTables.ensure(db, migrator: migrator)
+            try DerivedTables.dropTitleCopies(db, versionBefore: versionBefore, migrator: migrator)
         } catch {
             throw CatalogError.from(error, catalogPath: path)
         }

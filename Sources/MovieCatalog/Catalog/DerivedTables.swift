@@ -23,9 +23,9 @@ enum DerivedTables {
 
         var migrations: [Int] {
             switch self {
-            case .facets: return [4, 5, 7, 8, 9, 11]
+            case .facets: return [4, 5, 7, 8, 9, 11, 12]
             case .sortIndexes: return [5]
-            case .titles: return [6, 7, 10, 11]
+            case .titles: return [6, 7, 10, 11, 12]
             case .totals: return [8, 9]
             }
         }
@@ -181,6 +181,21 @@ enum DerivedTables {
         try db.intScalar("SELECT (SELECT count(*) FROM movies) <> (SELECT count(*) FROM movie_facets)") == 1
     }
 
+    /// The schema version whose triggers take a replaced row's title out of the index.
+    static let replaceSafeTitlesSince = 12
+
+    /// After an upgrade from a version with a title index but before 12: a REPLACE repaired then
+    /// may have left a title indexed twice for one id, which a later delete leaves behind (a
+    /// title count one too high). FTS5's row count tells: one above the movies', the index is
+    /// made again. Once, at the upgrade (counting the movies reads the whole table).
+    static func dropTitleCopies(_ db: Database, versionBefore: Int, migrator: Migrator) throws {
+        guard versionBefore >= 6, versionBefore < replaceSafeTitlesSince else { return }
+        try db.transaction {
+            guard try MovieTitlesTable.indexedRows(db) != Int64(try db.intScalar("SELECT count(*) FROM movies")) else { return }
+            try migrator.rerun(Part.titles.migrations, db)
+        }
+    }
+
     /// Recomputes the derived rows of the movies movie_stale logs, if any (inside the caller's transaction).
     static func repairIfLogged(_ db: Database, skipping rebuilt: Set<Part> = []) throws {
         if try db.intScalar("SELECT EXISTS (SELECT 1 FROM movie_stale)") == 1 { try repair(db, skipping: rebuilt) }
@@ -194,13 +209,17 @@ enum DerivedTables {
             do {
                 try db.execute("SAVEPOINT title_repair")
                 // Out go the titles the index may hold for these ids, then in go the titles the movies
-                // have now: a 'delete' takes out every trigram it names, including those the current
-                // title shares, so the current title always goes back in after it. A logged title the
-                // movie still has is indexed as it should be (an INSERT OR IGNORE logs those): left alone.
+                // have now. A logged title the movie still has is indexed as it should be (an INSERT
+                // OR IGNORE logs those): left alone. A movie with another title than its logged one
+                // had its row replaced before version 12's triggers (which take the logged title out
+                // themselves): the index holds both titles, so both go out before the current one
+                // goes back in (FTS5 pairs each 'delete' with one earlier insert of the rowid).
                 let outdated = "SELECT s.id FROM movie_stale s WHERE s.title IS NOT NULL AND s.title IS NOT (SELECT title FROM movies WHERE id = s.id)"
                 try db.execute("""
                     INSERT INTO movie_titles (movie_titles, rowid, title)
                     SELECT DISTINCT 'delete', id, \(MovieTitlesTable.indexed("title")) FROM movie_stale WHERE title IS NOT NULL AND id IN (\(outdated)) ORDER BY id;
+                    INSERT INTO movie_titles (movie_titles, rowid, title)
+                    SELECT 'delete', m.id, \(MovieTitlesTable.indexed("m.title")) FROM movies m WHERE m.id IN (\(outdated)) ORDER BY m.id;
                     INSERT INTO movie_titles (rowid, title)
                     SELECT m.id, \(MovieTitlesTable.indexed("m.title")) FROM movies m WHERE m.id IN (\(outdated)) ORDER BY m.id;
                     DELETE FROM movie_title_exceptions WHERE id IN (\(logged)) AND NOT EXISTS

@@ -184,6 +184,26 @@ enum MovieTitlesTable {
             """, bindings)
     }
 
+    /// The rows FTS5 counts in the index: its averages record (rowid 1 of the data table) starts
+    /// with that count as a SQLite varint, raised by each insert and lowered by each 'delete'. One
+    /// more than the movies is a title indexed twice for one id (a REPLACE before version 12).
+    static func indexedRows(_ db: Database) throws -> Int64 {
+        let hex = try db.scalar("SELECT hex(substr(block, 1, 9)) FROM movie_titles_data WHERE id = 1")
+        guard case .text(let digits)? = hex else { return 0 }
+        let bytes = stride(from: 0, to: digits.utf8.count - 1, by: 2).compactMap { i -> UInt8? in
+            let start = digits.index(digits.startIndex, offsetBy: i)
+            return UInt8(digits[start..<digits.index(start, offsetBy: 2)], radix: 16)
+        }
+        // Seven bits a byte, high bit first, while the top bit is set; a ninth byte gives all eight.
+        var value: UInt64 = 0
+        for (index, byte) in bytes.enumerated() {
+            if index == 8 { return Int64(bitPattern: value << 8 | UInt64(byte)) }
+            value = value << 7 | UInt64(byte & 0x7F)
+            if byte & 0x80 == 0 { break }
+        }
+        return Int64(bitPattern: value)
+    }
+
     /// Whether the index is sound (FTS5's integrity check; contentless, it cannot compare with the
     /// titles: tests do that by searching): for tests.
     static func isSound(_ db: Database) -> Bool {
