@@ -66,6 +66,8 @@ import Testing
         (["edit", "2"], "nothing to change"),
         (["edit", "x", "--rating", "1"], "'x' is not a movie id"),
         (["edit", "--rating", "1"], "missing movie id"),
+        (["edit", "2", "--add-genre", ""], "moviecat: error: empty value for '--add-genre'"),
+        (["edit", "2", "--remove-genre", ""], "moviecat: error: empty value for '--remove-genre'"),
     ])
     func invalid(_ arguments: [String], _ message: String) throws {
         let box = try Self.demo()

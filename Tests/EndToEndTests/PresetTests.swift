@@ -90,7 +90,7 @@ import TestSupport
                 && table.lines[2].contains("(unusable: unknown genre 'western'"), "\(table)")
         let json = try Self.listJSON(box)
         #expect(json.map { Set($0.keys) } == [["name", "filters"], ["name", "filters", "problem"]], "\(json)")
-        #expect((json.last?["problem"] as? String)?.hasPrefix("unknown genre 'western' for 'preset 'fun''") == true, "\(json)")
+        #expect((json.last?["problem"] as? String)?.hasPrefix("unknown genre 'western' for 'preset fun'") == true, "\(json)")
         let used = try box.moviecat("filter", "--preset", "fun")
         #expect(used.status == 64 && used.stderr.contains("unknown genre 'western'"), "\(used)")
         #expect(try box.moviecat("presets", "delete", "fun").status == 0)

@@ -95,7 +95,7 @@ import Testing
         Bad(facet: .rating, input: "7..x", message: "invalid value '7..x' for '--rating'"),
         Bad(facet: .rating, input: "..", message: "invalid value"),
         Bad(facet: .rating, input: "11", message: "single ratings lie in 0..10"),
-        Bad(facet: .rating, input: "8..6", message: "lower bound is above its upper bound"),
+        Bad(facet: .rating, input: "8..6", message: "invalid range '8..6' for '--rating': its lower bound is above its upper bound"),
         Bad(facet: .rating, input: "1..2..3", message: "invalid value"),
         Bad(facet: .rating, input: "nan", message: "invalid value"),
         Bad(facet: .rating, input: "1e3", message: "invalid value"),

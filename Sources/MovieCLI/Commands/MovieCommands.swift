@@ -94,6 +94,10 @@ enum MovieCommands {
         if parsed.has(replaceGenre) { changes.genres = parsed.all(replaceGenre).flatMap { $0 } }
         changes.addGenres = parsed.all(addGenre).flatMap { $0 }
         changes.removeGenres = parsed.all(removeGenre).flatMap { $0 }
+        // `--add-genre ''` names no genre: said so, not taken for no option at all.
+        for (option, genres) in [(addGenre, changes.addGenres), (removeGenre, changes.removeGenres)] where parsed.has(option) && genres.isEmpty {
+            throw editSpec.usageError("empty value for '\(option.name)'")
+        }
         guard !changes.isEmpty else { throw editSpec.usageError("nothing to change: give a field option, --genre, --add-genre or --remove-genre") }
         guard let catalog = try context.existingCatalog() else { throw CatalogError(.notFound, "no movie with id \(ids[0])") }
         let known = try catalog.genres().codes

@@ -53,7 +53,7 @@ extension Catalog {
                                            [.integer(id)], { (try $0.text(0), try $0.text(1)) }) {
             guard let facet = Facet(rawValue: facet) else { continue }
             do {
-                preset.filters.formUnion(try parser.parse(facet, value, source: "preset \(name.quotedForMessage)"))
+                preset.filters.formUnion(try parser.parse(facet, value, source: "preset \(name)"))
             } catch let error as CatalogError where listing && error.kind == .usage {
                 preset.problem = preset.problem ?? error.message
             }

@@ -61,7 +61,7 @@ public struct FilterParser: Sendable {
             return .title(raw)
         case .rating:
             let expected = "a rating like 7, 7.5, 7.5.., ..4 or 6..8.5"
-            if let (lo, hi) = try range(value, bound: ValueParsing.decimal, invalid: invalid(expected)) {
+            if let (lo, hi) = try range(value, source: source, bound: ValueParsing.decimal, invalid: invalid(expected)) {
                 return .rating(.range(lo, hi))
             }
             if let whole = ValueParsing.integer(value), (0...10).contains(whole) { return .rating(.bucket(whole)) }
@@ -71,7 +71,7 @@ public struct FilterParser: Sendable {
             return .rating(.exact(exact))
         case .duration:
             let expected = "a duration like 2h, 95m, 1h30m, 90m..2h30m, ..90m or 2h.."
-            if let (lo, hi) = try range(value, bound: ValueParsing.minutes, invalid: invalid(expected)) {
+            if let (lo, hi) = try range(value, source: source, bound: ValueParsing.minutes, invalid: invalid(expected)) {
                 return .duration(.range(lo, hi))
             }
             if let hours = ValueParsing.wholeHours(value) { return .duration(.hours(hours)) }
@@ -79,7 +79,7 @@ public struct FilterParser: Sendable {
             return .duration(.minutes(minutes))
         case .year:
             let expected = "a year like 1994, 1990s, 1990..1999, 2000.. or ..1920"
-            if let (lo, hi) = try range(value, bound: ValueParsing.integer, invalid: invalid(expected)) {
+            if let (lo, hi) = try range(value, source: source, bound: ValueParsing.integer, invalid: invalid(expected)) {
                 return .year(.range(lo, hi))
             }
             if value.lowercased().hasSuffix("s") {
@@ -92,7 +92,7 @@ public struct FilterParser: Sendable {
             return .year(.exact(year))
         case .votes:
             let expected = "a number of votes like 100, 25k.., ..1000 or 1k..50k (k = 1,000, m = 1,000,000)"
-            if let (lo, hi) = try range(value, bound: ValueParsing.count, invalid: invalid(expected)) {
+            if let (lo, hi) = try range(value, source: source, bound: ValueParsing.count, invalid: invalid(expected)) {
                 return .votes(.range(lo, hi))
             }
             guard let count = ValueParsing.count(value) else { throw invalid(expected) }
@@ -104,7 +104,7 @@ public struct FilterParser: Sendable {
     }
 
     /// Splits `lo..hi` (either side may be empty, not both); nil when `value` is not a range.
-    private func range<T: Comparable>(_ value: String, bound: (String) -> T?,
+    private func range<T: Comparable>(_ value: String, source: String, bound: (String) -> T?,
                                       invalid: CatalogError) throws -> (T?, T?)? {
         let sides = FilterParser.split(value, atDoubleDot: ())
         guard sides.count > 1 else { return nil }
@@ -116,7 +116,7 @@ public struct FilterParser: Sendable {
         let hi = hiText.isEmpty ? nil : bound(hiText)
         if (!loText.isEmpty && lo == nil) || (!hiText.isEmpty && hi == nil) { throw invalid }
         if let lo, let hi, lo > hi {
-            throw CatalogError(.usage, "invalid range \(value.quotedForMessage): its lower bound is above its upper bound")
+            throw CatalogError(.usage, "invalid range \(value.quotedForMessage) for \(source.quotedForMessage): its lower bound is above its upper bound")
         }
         return (lo, hi)
     }
