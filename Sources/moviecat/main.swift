@@ -19,7 +19,8 @@ func fail(_ error: CatalogError, spec: CommandSpec? = nil) -> Never {
     for line in error.details { errorOutput.write(TextEscaping.visible(line) + "\n") }
     // The error line comes last (SPEC section 5), after what leads to it: the problems, or
     // the command's usage.
-    if error.kind == .usage, let hint = error.usageHint ?? spec?.usageHint { errorOutput.write(hint + "\n") }
+    // An empty hint: the error is not the command line's (a stored preset that no longer reads).
+    if error.kind == .usage, let hint = error.usageHint ?? spec?.usageHint, !hint.isEmpty { errorOutput.write(hint + "\n") }
     errorOutput.write("moviecat: error: \(TextEscaping.visible(error.message))\n")
     try? errorOutput.flush()
     exit(error.kind.exitCode)

@@ -93,6 +93,10 @@ import TestSupport
         #expect((json.last?["problem"] as? String)?.hasPrefix("unknown genre 'western' for 'preset fun'") == true, "\(json)")
         let used = try box.moviecat("filter", "--preset", "fun")
         #expect(used.status == 64 && used.stderr.contains("unknown genre 'western'"), "\(used)")
+        // show prints what still reads, then what does not, without the command's usage lines.
+        let shown = try box.moviecat("presets", "show", "fun")
+        #expect(shown.status == 64 && shown.stdout == "rating:4..\n", "\(shown)")
+        #expect(shown.errorLines == ["moviecat: error: preset 'fun' is unusable: unknown genre 'western' for 'preset fun'"], "\(shown)")
         #expect(try box.moviecat("presets", "delete", "fun").status == 0)
     }
 

@@ -68,11 +68,17 @@ enum PresetCommands {
     ) { parsed, context in
         try expect(1, parsed, "presets show")
         let catalog = try existing(context, parsed.positionals[0])
-        let preset = try catalog.preset(named: parsed.positionals[0])
         if parsed[sql] {
+            let preset = try catalog.preset(named: parsed.positionals[0])
             try FilterCommand.explain(catalog.plan(MovieQuery(filters: preset.filters)), catalog: catalog, to: context.stdout)
         } else {
+            // A preset that no longer reads shows what still does, then says what does not
+            // (the stored preset is at fault, not the command line: no usage lines).
+            let preset = try catalog.storedPreset(named: parsed.positionals[0])
             for element in preset.filters.sorted { context.stdout.write(TextEscaping.visible(element.description) + "\n") }
+            if let problem = preset.problem {
+                throw CatalogError(.usage, "preset \(preset.name.quotedForMessage) is unusable: \(problem)", usageHint: "")
+            }
         }
     }
 

@@ -40,6 +40,13 @@ extension Catalog {
         try preset(named: raw, parser: try filterParser())
     }
 
+    /// The preset with this name as stored: an element that no longer reads (its genre deleted
+    /// by hand) is left out and named in `problem`, as `presets()` lists it.
+    public func storedPreset(named raw: String) throws -> Preset {
+        guard let (id, name) = try presetID(named: raw) else { throw missing(raw.trimmingWhitespace()) }
+        return try preset(id: id, name: name, parser: try filterParser(), listing: true)
+    }
+
     /// The preset with this name, its elements read with an existing parser.
     public func preset(named raw: String, parser: FilterParser) throws -> Preset {
         guard let (id, name) = try presetID(named: raw) else { throw missing(raw.trimmingWhitespace()) }
