@@ -10,7 +10,8 @@ public final class JSONRecordReader {
     /// Deep enough for any real record, shallow enough that hostile input cannot overflow the stack.
     static let maxDepth = 64
 
-    private let reader: ByteReader
+    /// The bytes read (the escapes' reader, `JSONEscapes.swift`, reads them too).
+    let reader: ByteReader
     private let mode: Mode
     private var state = State.start
     /// The current physical line (1-based).
@@ -20,7 +21,7 @@ public final class JSONRecordReader {
     /// across reads would pay a dynamic exclusivity check on every access.
     private var scratch: [UInt8] = []
     /// Whether the object being read had a `\u0000` escape.
-    private var escapedNUL = false
+    var escapedNUL = false
     /// Where the object being read began (bytes consumed), and its values so far: a record's
     /// values are held as a tree, so both are bounded (`ByteReader.maxRecordBytes`, `maxValues`).
     private var recordStart = 0, values = 0
@@ -263,72 +264,6 @@ public final class JSONRecordReader {
         }
     }
 
-    /// Decodes one escape after its backslash, appending its UTF-8 to `bytes`.
-    private func readEscape(into bytes: inout [UInt8]) throws {
-        guard let byte = try reader.next() else { throw error("unterminated string") }
-        let decoded: UInt8
-        switch byte {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): decoded = byte
-        case UInt8(ascii: "b"): decoded = 0x08
-        case UInt8(ascii: "f"): decoded = 0x0C
-        case UInt8(ascii: "n"): decoded = 0x0A
-        case UInt8(ascii: "r"): decoded = 0x0D
-        case UInt8(ascii: "t"): decoded = 0x09
-        case UInt8(ascii: "u"):
-            guard let scalar = try readUnicodeEscape() else {
-                // NUL never goes into the catalog: the record is rejected, and its rejects row
-                // keeps the NUL, so that importing it again rejects it again.
-                escapedNUL = true
-                bytes.append(0)
-                return
-            }
-            bytes.append(contentsOf: scalar.utf8)
-            return
-        case 0:
-            throw error("NUL byte")
-        case 0x21...0x7E:
-            throw error("invalid escape '\\\(Character(Unicode.Scalar(byte)))'")
-        default:
-            throw error("invalid escape (backslash followed by byte \(JSONByte.hex(byte)))")
-        }
-        bytes.append(decoded)
-    }
-
-    /// Decodes `XXXX` after `\u`, joining a surrogate pair; nil for `\u0000`.
-    private func readUnicodeEscape() throws -> Unicode.Scalar? {
-        let unit = try readHex4()
-        var value = UInt32(unit)
-        if 0xDC00...0xDFFF ~= unit { throw error("lone surrogate \\u\(JSONByte.hex4(unit))") }
-        if 0xD800...0xDBFF ~= unit {
-            guard try reader.next() == UInt8(ascii: "\\"), try reader.next() == UInt8(ascii: "u") else {
-                throw error("lone surrogate \\u\(JSONByte.hex4(unit))")
-            }
-            let low = try readHex4()
-            guard 0xDC00...0xDFFF ~= low else {
-                throw error("lone surrogate \\u\(JSONByte.hex4(unit)) (followed by \\u\(JSONByte.hex4(low)))")
-            }
-            value = 0x10000 + (UInt32(unit - 0xD800) << 10) + UInt32(low - 0xDC00)
-        }
-        return value == 0 ? nil : Unicode.Scalar(value)!
-    }
-
-    private func readHex4() throws -> UInt16 {
-        var unit: UInt16 = 0
-        for _ in 0..<4 {
-            guard let byte = try reader.next() else { throw error("unterminated string") }
-            let digit: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            case 0: throw error("NUL byte")
-            default: throw error("invalid \\u escape (needs 4 hex digits)")
-            }
-            unit = unit << 4 | UInt16(digit)
-        }
-        return unit
-    }
-
     private func readNumber() throws -> JSONValue {
         var bytes = borrowScratch()
         defer { scratch = bytes }
@@ -407,7 +342,8 @@ public final class JSONRecordReader {
         error("an object longer than \(ByteReader.maxRecordText); is this a JSON file?")
     }
 
-    private func error(_ reason: String) -> CatalogError {
+    /// An error naming the input and the current line.
+    func error(_ reason: String) -> CatalogError {
         CatalogError(.dataError, "\(reader.name):\(line): \(reason)")
     }
 }
