@@ -6,7 +6,9 @@
 -- insert and update triggers take out, first, the title version 7's log holds for the id they
 -- write (logged by movie_stale_on_insert or movie_stale_on_update just before, for the row the
 -- write replaced; such a logged title is always the one the index holds for that id), and clear
--- it in the log. Otherwise version 11's triggers, unchanged.
+-- it in the log. The insert trigger also leaves an exception row a replaced row left for the id
+-- (a REPLACE by title and year or IMDb id frees an id with its exception row still there; an
+-- insert into that id failed on it). Otherwise version 11's triggers, unchanged.
 -- Applied by moviecat in one transaction; also runnable as
 -- `sqlite3 catalog.sqlite < 0012_title_replace.sql`. Safe to run again: it drops them first.
 DROP TRIGGER IF EXISTS movie_titles_insert;
@@ -18,7 +20,8 @@ CREATE TRIGGER movie_titles_insert AFTER INSERT ON movies BEGIN
     INSERT INTO movie_titles (rowid, title)
     VALUES (NEW.id, lower(replace(replace(NEW.title, char(8490), 'k'), char(304), 'i' || char(775))));
     INSERT INTO movie_title_exceptions (id)
-    SELECT NEW.id WHERE instr(NEW.title, char(8490)) OR instr(NEW.title, char(304));
+    SELECT NEW.id WHERE (instr(NEW.title, char(8490)) OR instr(NEW.title, char(304)))
+                    AND NOT EXISTS (SELECT 1 FROM movie_title_exceptions WHERE id = NEW.id);
 END;
 
 DROP TRIGGER IF EXISTS movie_titles_update;

@@ -54,7 +54,9 @@ public struct Migrator: Sendable {
     public var latestVersion: Int { migrations.last?.version ?? 0 }
 
     /// Brings the database up to the latest version; refuses one made by a newer program.
-    public func migrate(_ db: Database) throws {
+    /// `after` runs once each migration's SQL has run, inside its transaction (work a migration
+    /// needs that SQL cannot say: it commits with the version, or not at all).
+    public func migrate(_ db: Database, after: ((_ version: Int, _ db: Database) throws -> Void)? = nil) throws {
         let current = try db.intScalar("PRAGMA user_version")
         if current > latestVersion { throw MigrationError.newerVersion(found: current, known: latestVersion) }
         // Not an empty catalog's 0: that would run every migration on tables already there.
@@ -74,6 +76,7 @@ public struct Migrator: Sendable {
                     guard try db.intScalar("PRAGMA user_version") < migration.version else { return }
                     let danglingBefore = try Migrator.danglingReferences(db)
                     try run(migration, on: db, at: current)
+                    try after?(migration.version, db)
                     // Each file sets user_version itself; enforce it so a forgotten line cannot loop.
                     try db.execute("PRAGMA user_version = \(migration.version)")
                     if try Migrator.danglingReferences(db) > danglingBefore {

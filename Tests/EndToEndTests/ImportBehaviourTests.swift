@@ -46,6 +46,19 @@ import Testing
         #expect(try box.sql("SELECT title, rating FROM movies ORDER BY id") == ["One|7.0", "Two|5.0"])
     }
 
+    @Test("a stored movie that two files update counts as updated in each, as imported in turn")
+    func storedUpdatedByTwoFiles() throws {
+        let box = try Sandbox()
+        try box.write("stored.csv", "title,year\nOne,2001\n")
+        #expect(try box.moviecat("import", "stored.csv").status == 0)
+        try box.write("a.csv", "title,year,rating\nOne,2001,5\n")
+        try box.write("b.csv", "title,year,rating\nOne,2001,6\none,2001,7\n")
+        let run = try box.moviecat("import", "a.csv", "b.csv")
+        #expect(run.reports == [ReportLine(file: "a.csv", read: 1, updated: 1), ReportLine(file: "b.csv", read: 2, updated: 1, repeated: 1),
+                                ReportLine(file: "total", read: 3, updated: 2, repeated: 1)], "\(run)")
+        #expect(try box.sql("SELECT rating FROM movies") == ["7.0"])
+    }
+
     /// Files of one command are imported as if in turn (in one transaction): `--on-duplicate`
     /// applies to a movie an earlier file inserted, as it would to one stored before.
     @Test("--on-duplicate applies to a later file's rows for an earlier file's movies", arguments: ["skip", "fail"])

@@ -9,10 +9,11 @@ import Testing
     static let rejected = "title,year,error\nBad,c. 1999,mixed.csv:3: year: 'c. 1999' is not a whole number\n"
 
     @Test("a directory, or a directory that does not exist, is refused before the catalog is opened or created",
-          arguments: ["rd", "nodir/r.csv"])
+          arguments: ["rd", "nodir/r.csv", "dangling-into-nodir.csv"])
     func refused(target: String) throws {
         let box = try Sandbox()
         try FileManager.default.createDirectory(atPath: box.path("rd"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: box.path("dangling-into-nodir.csv"), withDestinationPath: "nodir/r.csv")
         try box.write("mixed.csv", Self.mixed)
         let run = try box.moviecat("import", "mixed.csv", "--skip-invalid", "--rejects", target)
         #expect(run.status == 74, "\(run)")
@@ -54,10 +55,18 @@ import Testing
         var info = stat()
         #expect(lstat("/dev/stdout", &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK)
         #expect(try box.sql("SELECT title FROM movies") == ["Good"])
-        // Through a pipe from a shell's process substitution.
-        let piped = try ResourceLimitTests.shell("moviecat --db catalog.sqlite import mixed.csv --skip-invalid --quiet --rejects >(cat > piped.csv); sleep 0.3", in: box)
+        // Through a pipe from a shell's process substitution (the shell waits for it).
+        let piped = try ResourceLimitTests.shell("moviecat --db catalog.sqlite import mixed.csv --skip-invalid --quiet --rejects >(cat > piped.csv); wait $!", in: box)
         #expect(piped.status == 0, "\(piped)")
         #expect(try String(contentsOfFile: box.path("piped.csv"), encoding: .utf8) == Self.rejected)
+        // A standard output redirected to a file: the rows follow what the file holds, and the
+        // file stays the file it was (renaming over /proc/self/fd/1 would have replaced it).
+        try box.write("out.txt", "before\n")
+        let redirected = try ResourceLimitTests.shell("moviecat --db catalog.sqlite import mixed.csv --skip-invalid --quiet --rejects /dev/stdout >> out.txt", in: box)
+        #expect(redirected.status == 0, "\(redirected)")
+        #expect(try String(contentsOfFile: box.path("out.txt"), encoding: .utf8) == "before\n" + Self.rejected)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: box.dir.path).filter { $0.contains("moviecat-rejects") }
+        #expect(leftovers.isEmpty, "\(leftovers)")
     }
 
     @Test("rows with too few or too many fields keep their error in the error column")

@@ -170,6 +170,8 @@ import Testing
              message: "x.tsv:2: a record longer than 16 MiB (no line end); is this a TSV file?"),
         Case(name: "CSV quote that never closes", file: "x.csv", head: "title,year\nHeat,1995\n\"Alien,1979\n", filler: "more\ntext\n",
              message: "x.csv:3: a quoted field runs past 16 MiB (its quote opens on line 3); is its closing quote missing?"),
+        Case(name: "CSV quoted field of doubled quotes alone", file: "x.csv", head: "title,year\n\"", filler: "\"\"\"\"",
+             message: "x.csv:2: a quoted field runs past 16 MiB (its quote opens on line 2); is its closing quote missing?"),
         Case(name: "JSON Lines string that never closes", file: "x.jsonl", head: "{\"title\": \"Heat\"}\n{\"title\": \"", filler: "abcdefgh",
              message: "x.jsonl:2: an object longer than 16 MiB; is this a JSON file?"),
         Case(name: "JSON string of escapes", file: "x.json", head: "[{\"title\": \"", filler: "\\t\\t\\t\\t",
@@ -178,6 +180,9 @@ import Testing
              message: "x.jsonl:1: an object longer than 16 MiB; is this a JSON file?"),
         Case(name: "JSON object of very many values", file: "x.json", head: "[{\"title\": \"Heat\", \"x\": [", filler: "1,",
              message: "x.json:1: an object of more than 500000 values"),
+        // Named by the line its object begins on, not the line reading stopped at.
+        Case(name: "JSON object of very many values on many lines", file: "x.json", head: "[\n  {\"title\": \"Heat\"},\n  {\"x\": [\n", filler: "1,\n",
+             message: "x.json:3: an object of more than 500000 values"),
     ]
 
     @Test("a record past 16 MiB exits 65 with one line naming where it began; the catalog stays as it was", arguments: cases)

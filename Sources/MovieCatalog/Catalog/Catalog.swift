@@ -20,12 +20,13 @@ public final class Catalog {
             try DerivedTables.rewindPastMissing(db, latest: migrator.latestVersion)
             let versionBefore = try db.intScalar("PRAGMA user_version")
             if versionBefore > 0, versionBefore < migrator.latestVersion { upgrading?(versionBefore, migrator.latestVersion) }
-            try migrator.migrate(db)
+            try migrator.migrate(db) { version, db in
+                if version == DerivedTables.replaceSafeTitlesSince { try DerivedTables.dropTitleCopies(db, migrator: migrator) }
+            }
             // Migrations 8 and 9 make movie_facet_totals empty: its blocks are counted while
             // migrating takes the write lock anyway (reads never write them).
             if versionBefore > 0, versionBefore < FacetTotals.packedSince { try db.transaction { try FacetTotals.fill(db) } }
             try DerivedTables.ensure(db, migrator: migrator)
-            try DerivedTables.dropTitleCopies(db, versionBefore: versionBefore, migrator: migrator)
         } catch {
             throw CatalogError.from(error, catalogPath: path)
         }

@@ -184,16 +184,13 @@ enum DerivedTables {
     /// The schema version whose triggers take a replaced row's title out of the index.
     static let replaceSafeTitlesSince = 12
 
-    /// After an upgrade from a version with a title index but before 12: a REPLACE repaired then
-    /// may have left a title indexed twice for one id, which a later delete leaves behind (a
-    /// title count one too high). FTS5's row count tells: one above the movies', the index is
-    /// made again. Once, at the upgrade (counting the movies reads the whole table).
-    static func dropTitleCopies(_ db: Database, versionBefore: Int, migrator: Migrator) throws {
-        guard versionBefore >= 6, versionBefore < replaceSafeTitlesSince else { return }
-        try db.transaction {
-            guard try MovieTitlesTable.indexedRows(db) != Int64(try db.intScalar("SELECT count(*) FROM movies")) else { return }
-            try migrator.rerun(Part.titles.migrations, db)
-        }
+    /// Run inside migration 12's transaction: a REPLACE repaired before it may have left a title
+    /// indexed twice for one id, which a later delete leaves behind (a title count one too high).
+    /// FTS5's row count tells: one above the movies', the index is made again. Once, with the
+    /// migration (counting the movies reads the whole table; a new catalog has none).
+    static func dropTitleCopies(_ db: Database, migrator: Migrator) throws {
+        guard try MovieTitlesTable.indexedRows(db) != Int64(try db.intScalar("SELECT count(*) FROM movies")) else { return }
+        try migrator.rerun(Part.titles.migrations, db)
     }
 
     /// Recomputes the derived rows of the movies movie_stale logs, if any (inside the caller's transaction).

@@ -205,6 +205,7 @@ public final class DelimitedReader {
             if afterQuote && byte == quote {
                 // A doubled quote inside a quoted field.
                 storage.append(quote)
+                if storage.count > ByteReader.maxRecordBytes { throw tooLong(quoteLine: quoteLine) }
                 inQuotes = true
                 afterQuote = false
                 continue

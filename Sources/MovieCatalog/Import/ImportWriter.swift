@@ -162,6 +162,8 @@ final class ImportWriter {
         bulkEligible = false
         try stopAppending()
         maxIDBeforeInput = max(maxIDBeforeInput, Int64(try db.intScalar("SELECT ifnull(max(id), 0) FROM movies")))
+        // The next input updates a stored movie once before repeating it, as imported in turn.
+        touched = TouchedIDs()
         defer { folded = FoldCounts() }
         return folded
     }

@@ -25,6 +25,8 @@ public final class JSONRecordReader {
     /// Where the object being read began (bytes consumed), and its values so far: a record's
     /// values are held as a tree, so both are bounded (`ByteReader.maxRecordBytes`, `maxValues`).
     private var recordStart = 0, values = 0
+    /// The line the object being read began on.
+    private var recordLine = 1
     /// The most values one record may hold (a value takes some 24-40 bytes as a tree).
     static let maxValues = 500_000
     /// After an error the input position is meaningless, so every later call repeats the error.
@@ -134,6 +136,7 @@ public final class JSONRecordReader {
     private func readObjectRecord() throws -> JSONRecord {
         let start = line
         recordStart = reader.bytesConsumed
+        recordLine = line
         values = 0
         try consume()
         escapedNUL = false
@@ -154,7 +157,9 @@ public final class JSONRecordReader {
 
     private func readValue(depth: Int) throws -> JSONValue {
         values += 1
-        if values > Self.maxValues { throw error("an object of more than \(Self.maxValues) values") }
+        if values > Self.maxValues {
+            throw CatalogError(.dataError, "\(reader.name):\(recordLine): an object of more than \(Self.maxValues) values")
+        }
         if reader.bytesConsumed - recordStart > ByteReader.maxRecordBytes { throw tooLong() }
         let byte = try peekToken()
         switch byte {
@@ -339,7 +344,7 @@ public final class JSONRecordReader {
 
     /// The error for a record past `ByteReader.maxRecordBytes`.
     private func tooLong() -> CatalogError {
-        error("an object longer than \(ByteReader.maxRecordText); is this a JSON file?")
+        CatalogError(.dataError, "\(reader.name):\(recordLine): an object longer than \(ByteReader.maxRecordText); is this a JSON file?")
     }
 
     /// An error naming the input and the current line.

@@ -19,6 +19,8 @@ final class RejectsWriter {
     private let temporaryPath: String
     /// The file the temporary one is renamed to; nil: copied into `path` instead.
     private let renamedTo: String?
+    /// How `path` is opened for the copy.
+    private let copyFlags: Int32
     private let out: TextOutput
     private var header: [String]?
 
@@ -28,41 +30,61 @@ final class RejectsWriter {
         _ = try destination(path)
     }
 
-    /// Where the rows go: the file the temporary one is renamed to (nil: copied into `path`
-    /// instead), and the temporary file.
-    private static func destination(_ path: String) throws -> (renamedTo: String?, temporary: String) {
+    /// Where the rows go: the file the temporary one is renamed to, or nil when they are copied
+    /// into `path` instead; then how that copy opens it, and the directory of the temporary file.
+    private static func destination(_ path: String) throws -> (renamedTo: String?, copyFlags: Int32, directory: String) {
         func refuse(_ reason: String) -> CatalogError { CatalogError(.ioError, "cannot write rejects to \(path.quotedForMessage): \(reason)") }
+        func directory(of file: String) -> String {
+            let slash = file.lastIndex(of: "/")
+            return slash.map { $0 == file.startIndex ? "/" : String(file[..<$0]) } ?? "."
+        }
+        let temporary = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
         var info = stat(), link = stat()
         let exists = stat(path, &info) == 0
         let isLink = lstat(path, &link) == 0 && (link.st_mode & S_IFMT) == S_IFLNK
         if exists && (info.st_mode & S_IFMT) == S_IFDIR { throw refuse("it is a directory") }
-        if !exists && isLink || exists && (info.st_mode & S_IFMT) != S_IFREG {
-            // Not a file to rename over (/dev/stdout, a pipe, a dangling symlink): copied at the end.
-            let directory = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
-            return (nil, directory + "/moviecat-rejects-\(getpid()).tmp")
-        }
-        // A symlink to a file: the file is replaced, the link stays.
         var target = path
         if isLink, let resolved = realpath(path, nil) {
             target = String(cString: resolved)
             free(resolved)
         }
-        let slash = target.lastIndex(of: "/")
-        let directory = slash.map { $0 == target.startIndex ? "/" : String(target[..<$0]) } ?? "."
-        if access(directory, W_OK) != 0 { throw refuse(String(cString: strerror(errno))) }
-        return (target, target + ".moviecat-\(getpid()).tmp")
+        // A process's descriptors (/dev/stdout, /dev/fd/3, /proc/self/fd/1), devices and pipes:
+        // written after what they hold, never renamed over (a stdout redirected to a file would
+        // lose the file, and root's /dev/stdout become one).
+        if path.hasPrefix("/dev/") || path.hasPrefix("/proc/") || target.hasPrefix("/dev/") || target.hasPrefix("/proc/")
+            || exists && (info.st_mode & S_IFMT) != S_IFREG {
+            return (nil, O_WRONLY | O_APPEND, temporary)
+        }
+        if !exists && isLink {
+            // A dangling symlink: the file it names is made, in a directory that must be there.
+            var bytes = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let count = readlink(path, &bytes, bytes.count - 1)
+            let named = count > 0 ? String(decoding: bytes[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
+            let made = named.hasPrefix("/") ? named : directory(of: path) + "/" + named
+            if access(directory(of: made), W_OK) != 0 { throw refuse(String(cString: strerror(errno))) }
+            return (nil, O_WRONLY | O_CREAT | O_TRUNC, temporary)
+        }
+        // A file, or a symlink to one: the file is replaced (the link stays).
+        if access(directory(of: target), W_OK) != 0 { throw refuse(String(cString: strerror(errno))) }
+        return (target, 0, directory(of: target))
     }
 
     init(path: String) throws {
         self.path = path
-        (renamedTo, temporaryPath) = try Self.destination(path)
-        TemporaryFiles.remember(temporaryPath)
-        let fd = open(temporaryPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        let destination = try Self.destination(path)
+        (renamedTo, copyFlags) = (destination.renamedTo, destination.copyFlags)
+        // A name of its own (mkstemp: no file or link of that name is followed or reused).
+        var template = Array((destination.directory + "/.moviecat-rejects-XXXXXX").utf8CString)
+        let fd = mkstemp(&template)
         guard fd >= 0 else {
-            let reason = String(cString: strerror(errno))
-            TemporaryFiles.forget(temporaryPath)
-            throw CatalogError(.ioError, "cannot write rejects to \(path.quotedForMessage): \(reason)")
+            throw CatalogError(.ioError, "cannot write rejects to \(path.quotedForMessage): \(String(cString: strerror(errno)))")
         }
+        temporaryPath = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        TemporaryFiles.remember(temporaryPath)
+        // mkstemp makes it private (0600); the rejects file gets the usual mode.
+        let mask = umask(0)
+        umask(mask)
+        fchmod(fd, 0o666 & ~mask)
         out = TextOutput(fd: fd, name: path, ownsDescriptor: true)
     }
 
@@ -102,13 +124,17 @@ final class RejectsWriter {
     private func copy(_ source: String, into destination: String) throws {
         let input = open(source, O_RDONLY)
         defer { if input >= 0 { closeDescriptor(input) } }
-        let output = open(destination, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        let output = open(destination, copyFlags, 0o644)
         guard input >= 0, output >= 0 else {
             let reason = String(cString: strerror(errno))
             if output >= 0 { closeDescriptor(output) }
             throw CatalogError(.ioError, "cannot write \(path): \(reason)")
         }
         defer { closeDescriptor(output) }
+        // A reader gone from the pipe is an error to report (EPIPE), not a signal that kills the
+        // process after its import committed.
+        let previous = signal(SIGPIPE, SIG_IGN)
+        defer { signal(SIGPIPE, previous) }
         let size = 1 << 16
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 1)
         defer { buffer.deallocate() }
