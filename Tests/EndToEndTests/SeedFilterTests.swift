@@ -37,4 +37,13 @@ import TestSupport
         let titles = try CSV.rows(run.stdout).map { $0["title"] ?? "?" }
         #expect(titles == c.titles, "\(run)")
     }
+
+    @Test("--count prints every match as a bare number, whatever the paging, order and format",
+          arguments: [[], ["--limit", "2"], ["--offset", "5", "--limit", "1"], ["--sort", "year", "--desc"], ["--format", "json"], ["--format", "table"]])
+    func countIgnoresPaging(_ extra: [String]) throws {
+        let box = try Sandbox()
+        try #require(try box.moviecat("init", "--seed").status == 0)
+        let run = try box.moviecat(["filter", "--rating", "5", "--count"] + extra)
+        #expect(run.status == 0 && run.stdout == "8\n", "\(run)")
+    }
 }
