@@ -46,6 +46,27 @@ import Testing
         #expect(try box.sql("SELECT title, rating FROM movies ORDER BY id") == ["One|7.0", "Two|5.0"])
     }
 
+    @Test("a second large file of one command is bulk-loaded too, and leaves the catalog one command per file leaves")
+    func secondFileBulkLoaded() throws {
+        func rows(_ range: Range<Int>) -> String {
+            "title,year,genres,rating\n" + range.map { "A Long Enough Movie Title Number \($0 % 2_500),\(1950 + $0 % 70),drama|war,\(Double($0 % 100) / 10)\n" }.joined()
+        }
+        let box = try Sandbox()
+        try box.write("one.csv", rows(0..<3_000))
+        try box.write("two.csv", rows(2_000..<5_000))
+        let run = try box.moviecat(["import", "one.csv", "two.csv"], environment: ["MOVIECAT_TIMINGS": "1"])
+        #expect(run.status == 0, "\(run)")
+        #expect(run.errorLines.filter { $0.hasPrefix("timing: append rows") }.count == 2, "\(run)")
+        // The same as each file in a command of its own, read with SQLite.
+        let separate = box.path("separate.sqlite")
+        for file in ["one.csv", "two.csv"] {
+            #expect(try runProcess(moviecatBinary, ["--db", separate, "import", file], directory: box.dir).status == 0)
+        }
+        let content = "SELECT id, title, year, rating, (SELECT group_concat(genre_id) FROM movie_genres WHERE movie_id = m.id) FROM movies m ORDER BY id"
+        #expect(try box.sql(content) == box.sql(content, db: separate))
+        #expect(try box.sql("PRAGMA integrity_check") == ["ok"])
+    }
+
     @Test("a stored movie that two files update counts as updated in each, as imported in turn")
     func storedUpdatedByTwoFiles() throws {
         let box = try Sandbox()

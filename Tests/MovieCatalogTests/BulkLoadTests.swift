@@ -91,8 +91,8 @@ import TestSupport
         options.bulkLoad = bulk
         // Ambiguous rows are rejected like invalid ones, on both paths alike.
         options.skipInvalid = true
-        // A second input in the same command goes row by row after the bulk-loaded first (both
-        // without foreign-key checks when the first is bulk-loaded): the stored rows again.
+        // A second input in the same command: the stored rows again, bulk-loaded too under
+        // `always` (onto the movies of the first), row by row under `never`; alike.
         let report = try Importer(catalog: catalog, options: options, progressOutput: nil)
             .run(paths: [dir.appendingPathComponent("input.csv").path, dir.appendingPathComponent("stored.csv").path])
         // Stored movies keep their ids on both paths; new ones may be numbered differently.

@@ -8,8 +8,8 @@ public enum DuplicatePolicy: String, CaseIterable, Sendable {
 /// Stores validated rows inside the import's transaction, with reused prepared statements.
 ///
 /// Each row is matched to a stored movie by the rules of `MovieIdentity`, then inserted,
-/// updated, skipped or refused by the duplicate policy. A large first input is bulk-loaded
-/// instead (`BulkAppender`), which ends as row by row would have.
+/// updated, skipped or refused by the duplicate policy. An input large beside the catalog is
+/// bulk-loaded instead (`BulkAppender`), which ends as row by row would have.
 final class ImportWriter {
     /// What happened to one row.
     enum Outcome: Equatable {
@@ -22,14 +22,13 @@ final class ImportWriter {
 
     private let db: Database
     private let policy: DuplicatePolicy
-    /// Movies with a larger id were inserted by this import.
-    private let maxIDBefore: Int64
     /// Movies with a larger id were inserted by the current input: a match there is a repeat
     /// within it. One inserted by an earlier input of the command is a stored movie to this one,
     /// as if the files were imported in turn (`--on-duplicate` applies; its update counts).
     private var maxIDBeforeInput: Int64
-    /// Whether the catalog had movies before (a sqlite3 user may have given them ids 0 and below).
-    private let hadMovies: Bool
+    /// Whether the catalog had movies when the current input began (a sqlite3 user may have
+    /// given them ids 0 and below).
+    private var hadMovies: Bool
     private let identity: MovieIdentity
     private let saver: MovieSaver
     private var genres: GenreResolver { saver.genres }
@@ -37,12 +36,12 @@ final class ImportWriter {
     /// The import's timestamp, bound once rather than computed by a column default per row.
     private var nowSeconds: Int64 { saver.nowSeconds }
     private var now: SQLValue { .integer(nowSeconds) }
-    /// The first row may start a bulk load (an empty input changes nothing).
+    /// The input's first row may start a bulk load (an empty input changes nothing).
     private var bulkEligible: Bool
     /// Set while rows are appended in bulk.
     private var bulk: BulkAppender?
-    /// Indexes a finished bulk append still has to rebuild at `finish()`.
-    private var finishedBulk: BulkAppender?
+    /// Finished bulk appends (one an input at most), with indexes still to rebuild at `finish()`.
+    private var finishedBulks: [BulkAppender] = []
     /// How merging repeats changed the counts since the last `endOfInput()`.
     private var folded = FoldCounts()
     /// How long the phases of storing took.
@@ -71,8 +70,7 @@ final class ImportWriter {
         deferredFacets = deferFacets ? DeferredFacets(db: db) : nil
         self.db = db
         self.policy = policy
-        maxIDBefore = Int64(try db.intScalar("SELECT ifnull(max(id), 0) FROM movies"))
-        maxIDBeforeInput = maxIDBefore
+        maxIDBeforeInput = Int64(try db.intScalar("SELECT ifnull(max(id), 0) FROM movies"))
         hadMovies = try db.intScalar("SELECT EXISTS (SELECT 1 FROM movies)") == 1
         identity = try MovieIdentity(db: db)
         saver = try MovieSaver(db: db)
@@ -86,7 +84,7 @@ final class ImportWriter {
         if bulkEligible {
             bulkEligible = false
             if row.present.contains(.title), try !hadMovies || BulkAppender.storedCatalogAllows(db, first: row) {
-                bulk = try BulkAppender(db: db, genres: genres, first: row, maxIDBefore: maxIDBefore, hadMovies: hadMovies,
+                bulk = try BulkAppender(db: db, genres: genres, first: row, maxIDBefore: maxIDBeforeInput, hadMovies: hadMovies,
                                         nowSeconds: nowSeconds, titleScratchPages: titleScratchPages,
                                         sieve: RepeatSieve(seesEverything: mergingEveryRow), hashMask: sharedHashes ? 3 : .max, heldRows: heldRows)
             }
@@ -156,8 +154,16 @@ final class ImportWriter {
     /// The genre codes the catalog knew before.
     var genresBefore: [String] { genres.known.codes }
 
-    /// Ends an input: after a bulk append the unique indexes are back, so later inputs go row
-    /// by row. Returns how merging changed the input's counts.
+    /// Starts an input after the first: bulk-loaded when `bulk` (a file large beside the catalog
+    /// as it now is), as the first one may be, with the movies stored so far as its stored ones.
+    func beginInput(bulk: Bool) throws {
+        hadMovies = try db.intScalar("SELECT EXISTS (SELECT 1 FROM movies)") == 1
+        bulkEligible = bulk && (!hadMovies || policy != .fail)
+    }
+
+    /// Ends an input: after a bulk append the unique indexes are back, and the next input is
+    /// written row by row unless `beginInput` says otherwise. Returns how merging changed the
+    /// input's counts.
     func endOfInput() throws -> FoldCounts {
         bulkEligible = false
         try stopAppending()
@@ -172,10 +178,10 @@ final class ImportWriter {
     private func stopAppending() throws {
         guard let appender = bulk else { return }
         bulk = nil
-        finishedBulk = appender
+        finishedBulks.append(appender)
         try appender.stop(timings: timings) {
             let counts = try RepeatMerger.merge(db, key: appender.key, keys: appender.keys, indexKeys: { try appender.buildUniqueIndexes(timings) },
-                                                maxIDBefore: maxIDBefore, maxGenreIDBefore: genres.maxIDBefore, keptGenres: appender.replacedGenres,
+                                                maxIDBefore: maxIDBeforeInput, maxGenreIDBefore: genres.maxIDBefore, keptGenres: appender.replacedGenres,
                                                 policy: policy, fields: appender.fields, now: now, touched: &touched, timings: timings,
                                                 recordRetitled: appender.buildsTitlesAlongside)
             folded.repeated += counts.repeated
@@ -184,7 +190,7 @@ final class ImportWriter {
             // Genres that only skipped rows named are gone; the others are named by a row kept.
             if counts.skipped > 0 {
                 try genres.forgetRemoved()
-                try appender.spellings?.rename(db, key: appender.key, maxIDBefore: maxIDBefore, resolver: genres)
+                try appender.spellings?.rename(db, key: appender.key, maxIDBefore: maxIDBeforeInput, resolver: genres)
             }
         }
     }
@@ -198,8 +204,8 @@ final class ImportWriter {
             try deferredFacets.copyUpdates(now: nowSeconds)
             timings.mark("facet rows of updates")
         }
-        try finishedBulk?.finish(timings: timings)
-        finishedBulk = nil
+        for appender in finishedBulks { try appender.finish(timings: timings) }
+        finishedBulks = []
         if let deferredFacets {
             try deferredFacets.rebuildIndexes()
             timings.mark("sort indexes")
