@@ -44,7 +44,8 @@ extension CommandSpec {
     /// Unknown options suggest the nearest. With `stopAtCommand`, the first positional and all
     /// after it are left unparsed (global options stop at the command name); `unknownNote` is
     /// added to the error for an unknown option.
-    public func parse(_ arguments: [String], stopAtCommand: Bool = false, unknownNote: String = "") throws -> ParsedArguments {
+    public func parse(_ arguments: [String], stopAtCommand: Bool = false, unknownNote: String = "",
+                      globalOptions: [String] = []) throws -> ParsedArguments {
         var parsed = ParsedArguments()
         var index = 0
         var onlyPositionals = false
@@ -68,6 +69,10 @@ extension CommandSpec {
                 inlineValue = String(argument[argument.index(after: equals)...])
             }
             guard let option = option(name) else {
+                // `moviecat filter --db x`: the option is moviecat's own, not misspelt.
+                if globalOptions.contains(name) {
+                    throw usageError("\(name.quotedForMessage) is an option of moviecat itself: put it before the command (moviecat \(name) ... \(self.name) ...)")
+                }
                 let hint = Suggestion.nearest(to: name, in: options.map(\.name)).map { ". Did you mean '\($0)'?" } ?? ""
                 throw usageError("unknown option \(name.quotedForMessage)\(hint)\(unknownNote)")
             }

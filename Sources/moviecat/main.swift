@@ -45,7 +45,7 @@ do {
     guard let name = globals.positionals.first, !globals.wantsHelp else { printAndExit(Commands.global.help) }
     let (command, arguments) = try Commands.named(name).resolve(Array(globals.positionals.dropFirst()))
     spec = command.spec
-    let parsed = try command.spec.parse(arguments)
+    let parsed = try command.spec.parse(arguments, globalOptions: Commands.global.options.map(\.name))
     if parsed.wantsHelp { printAndExit(command.spec.help) }
     let context = Context(catalogPath: CatalogLocation.resolve(flag: globals[GlobalOptions.db], environment: environment),
                           environment: environment)

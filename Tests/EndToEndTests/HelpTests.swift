@@ -60,6 +60,17 @@ import Testing
         #expect(run.stdout.isEmpty)
     }
 
+    @Test("moviecat's own option after the command says where it goes, not the nearest command option",
+          arguments: [["filter", "--db", "x.sqlite", "--count"], ["presets", "show", "--db", "x.sqlite", "a"]])
+    func globalOptionAfterCommand(_ arguments: [String]) throws {
+        let box = try Sandbox()
+        let run = try runProcess(moviecatBinary, arguments, directory: box.dir)
+        #expect(run.status == 64, "\(run)")
+        let command = arguments.prefix { !$0.hasPrefix("-") }.joined(separator: " ")
+        #expect(run.errorLines.last == "moviecat: error: '--db' is an option of moviecat itself: put it before the command (moviecat --db ... \(command) ...)", "\(run)")
+        #expect(!FileManager.default.fileExists(atPath: box.path("x.sqlite")))
+    }
+
     @Test("--version prints a version and exits 0")
     func version() throws {
         let box = try Sandbox()
