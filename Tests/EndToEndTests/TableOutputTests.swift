@@ -113,6 +113,16 @@ import Testing
         #expect(one.stderr.contains("1 movie"), "\(one)")
     }
 
+    @Test("a rating with more than one decimal shows them all: 7.99 is not 8.0, which --rating 8 would not find")
+    func ratingDecimals() throws {
+        let box = try Sandbox()
+        try box.write("r.csv", "title,rating\nNearly,7.99\nHalf,7.25\nPlain,7.5\n")
+        #expect(try box.moviecat("import", "r.csv").status == 0)
+        let run = try box.moviecat("filter", "--sort", "rating")
+        let ratings = run.lines.dropFirst().map(Self.cells).map { $0.last ?? "" }
+        #expect(ratings == ["7.25", "7.5", "7.99"], "\(run)")
+    }
+
     @Test("when stdout is not a terminal, long titles are never cut, even with COLUMNS set")
     func pipeNeverCuts() throws {
         #expect(Self.longTitle.count == 200)

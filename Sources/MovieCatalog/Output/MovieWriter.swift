@@ -175,11 +175,13 @@ final class MovieTable {
         }
     }
 
-    /// A rating with one decimal: `7.5`, `5.0`.
+    /// A rating with one decimal (`7.5`, `5.0`), or as many as it has (`7.99`): rounded, 7.99
+    /// would show as 8.0, a rating `--rating 8` does not find.
     static func rating(_ value: Double) -> String {
         // A catalog edited past its CHECKs may hold any number: print those as they are.
         guard value.isFinite, abs(value) < 1e15 else { return NumberText.decimal(value) }
         let tenths = Int((value * 10).rounded())
+        guard Double(tenths) / 10 == value else { return NumberText.decimal(value) }
         return "\(tenths / 10).\(tenths % 10)"
     }
 
