@@ -69,6 +69,17 @@ import Testing
         #expect(leftovers.isEmpty, "\(leftovers)")
     }
 
+    @Test("a named pipe no process reads is refused before the import, not waited on after it")
+    func pipeWithoutReader() throws {
+        let box = try Sandbox()
+        try box.write("mixed.csv", Self.mixed)
+        #expect(mkfifo(box.path("fifo"), 0o600) == 0)
+        let run = try box.moviecat("import", "mixed.csv", "--skip-invalid", "--rejects", "fifo")
+        #expect(run.status == 74, "\(run)")
+        #expect(run.errorLines == ["moviecat: error: cannot write rejects to 'fifo': no process is reading the pipe"], "\(run)")
+        #expect(!FileManager.default.fileExists(atPath: box.db))
+    }
+
     @Test("rows with too few or too many fields keep their error in the error column")
     func ragged() throws {
         let box = try Sandbox()

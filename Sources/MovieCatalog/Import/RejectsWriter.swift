@@ -53,6 +53,12 @@ final class RejectsWriter {
         // lose the file, and root's /dev/stdout become one).
         if path.hasPrefix("/dev/") || path.hasPrefix("/proc/") || target.hasPrefix("/dev/") || target.hasPrefix("/proc/")
             || exists && (info.st_mode & S_IFMT) != S_IFREG {
+            // A named pipe nobody reads would block the copy after the import committed.
+            if exists && (info.st_mode & S_IFMT) == S_IFIFO {
+                let probe = open(path, O_WRONLY | O_NONBLOCK)
+                if probe < 0 && errno == ENXIO { throw refuse("no process is reading the pipe") }
+                if probe >= 0 { closeDescriptor(probe) }
+            }
             return (nil, O_WRONLY | O_APPEND, temporary)
         }
         if !exists && isLink {
