@@ -1,4 +1,9 @@
 import CSQLite
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// One SQLite connection. Opens with the pragmas every moviecat connection needs; closes on deinit.
 public final class Database {
@@ -12,6 +17,7 @@ public final class Database {
     /// Opens (creating when asked) the database at `path` and checks it really is SQLite.
     public init(path: String, create: Bool = true) throws {
         _ = Database.configureOnce
+        try Database.checkWritable(path)
         var handle: OpaquePointer?
         var flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX
         if create { flags |= SQLITE_OPEN_CREATE }
@@ -36,6 +42,20 @@ public final class Database {
         if try scalar("PRAGMA journal_mode") != .text("wal") { try execute("PRAGMA journal_mode = WAL") }
         // WAL makes NORMAL durable across application crashes; one fsync per checkpoint.
         try execute("PRAGMA synchronous = NORMAL")
+    }
+
+    /// Refuses a file that could only be opened read-only before SQLite opens it: opening a WAL
+    /// database makes its `-wal` and `-shm` files, with the file's read-only mode, and those then
+    /// kept every write failing after the file was made writable again. A directory is named as
+    /// one. (Root may write any file: a file with no write permission at all is refused too.)
+    static func checkWritable(_ path: String) throws {
+        var info = stat()
+        guard !path.isEmpty, path != ":memory:", stat(path, &info) == 0 else { return }
+        if (info.st_mode & S_IFMT) == S_IFDIR { throw DatabaseError(code: SQLITE_CANTOPEN, message: "it is a directory") }
+        if access(path, W_OK) != 0 {
+            throw DatabaseError(code: SQLITE_READONLY, message: "the file is read-only (\(String(cString: strerror(errno))))")
+        }
+        if info.st_mode & 0o222 == 0 { throw DatabaseError(code: SQLITE_READONLY, message: "the file is read-only") }
     }
 
     /// A private database in a temporary file that SQLite deletes when it closes (or at once, if

@@ -189,6 +189,21 @@ import TestSupport
     }
 
     /// Takes about 30 s: moviecat waits out its busy timeout before giving up.
+    @Test("73: a read-only catalog file is refused before SQLite opens it: no -wal or -shm is left that would keep failing once it is writable")
+    func readOnlyCatalog() throws {
+        let box = try Sandbox()
+        try box.seed()
+        let before = try box.dump()
+        #expect(chmod(box.db, 0o444) == 0)
+        let run = try box.moviecat("filter", "--count")
+        #expect(run.status == 73, "\(run)")
+        #expect(run.errorLines.last?.hasSuffix("cannot use the catalog: the file is read-only") == true, "\(run)")
+        for suffix in ["-wal", "-shm"] { #expect(!FileManager.default.fileExists(atPath: box.db + suffix), "\(suffix) left behind") }
+        #expect(chmod(box.db, 0o644) == 0)
+        #expect(try box.moviecat("edit", "1", "--rating", "2").status == 0)
+        #expect(try box.dump() != before)
+    }
+
     @Test("75: the catalog stays locked by another writer past the busy timeout")
     func locked() throws {
         let box = try Sandbox()
