@@ -54,9 +54,12 @@ public struct Migrator: Sendable {
     public var latestVersion: Int { migrations.last?.version ?? 0 }
 
     /// Brings the database up to the latest version; refuses one made by a newer program.
-    /// `after` runs once each migration's SQL has run, inside its transaction (work a migration
-    /// needs that SQL cannot say: it commits with the version, or not at all).
-    public func migrate(_ db: Database, after: ((_ version: Int, _ db: Database) throws -> Void)? = nil) throws {
+    /// All pending migrations run in one transaction: a command killed while upgrading leaves
+    /// the database at the version it had, never between two. `prepare` runs first inside it (a
+    /// version wound back to make a missing object again); `after` once each migration's SQL has
+    /// run (work a migration needs that SQL cannot say: it commits with the version, or not at all).
+    public func migrate(_ db: Database, prepare: ((_ db: Database) throws -> Void)? = nil,
+                        after: ((_ version: Int, _ db: Database) throws -> Void)? = nil) throws {
         let current = try db.intScalar("PRAGMA user_version")
         if current > latestVersion { throw MigrationError.newerVersion(found: current, known: latestVersion) }
         // Not an empty catalog's 0: that would run every migration on tables already there.
@@ -67,15 +70,16 @@ public struct Migrator: Sendable {
         guard current < latestVersion else { return }
         // Migrations may rebuild tables (CREATE, copy, DROP, RENAME), which foreign keys would
         // break: dropping a parent table would cascade to its children. So they run with the
-        // checks off, as in the sqlite3 shell, and each is checked before it commits. Rows a
+        // checks off, as in the sqlite3 shell, and each is checked before the next. Rows a
         // sqlite3 user left dangling before (the shell enforces no foreign keys) are not its fault.
         try db.withoutForeignKeys {
-            for migration in migrations where migration.version > current {
-                try db.transaction {
-                    // Re-check inside the write lock: another process may have migrated meanwhile.
-                    guard try db.intScalar("PRAGMA user_version") < migration.version else { return }
+            try db.transaction {
+                try prepare?(db)
+                // Read inside the write lock: another process may have migrated meanwhile.
+                let start = try db.intScalar("PRAGMA user_version")
+                for migration in migrations where migration.version > start {
                     let danglingBefore = try Migrator.danglingReferences(db)
-                    try run(migration, on: db, at: current)
+                    try run(migration, on: db, at: start)
                     try after?(migration.version, db)
                     // Each file sets user_version itself; enforce it so a forgotten line cannot loop.
                     try db.execute("PRAGMA user_version = \(migration.version)")

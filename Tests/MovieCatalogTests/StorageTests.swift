@@ -194,6 +194,26 @@ final class TempPath {
         }
     }
 
+    @Test("pending migrations land together or not at all: a failing third leaves the first two undone and the version as it was")
+    func migrationsInOneTransaction() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mig-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = try Database(path: dir.appendingPathComponent("m.sqlite").path)
+        let first = try Migrator(files: [("0001_a.sql", "CREATE TABLE a (x); PRAGMA user_version = 1;")])
+        try first.migrate(db)
+        let failing = try Migrator(files: [("0001_a.sql", "CREATE TABLE a (x); PRAGMA user_version = 1;"),
+                                           ("0002_b.sql", "CREATE TABLE b (x); PRAGMA user_version = 2;"),
+                                           ("0003_c.sql", "CREATE TABLE c (x); PRAGMA user_version = 3;"),
+                                           ("0004_d.sql", "INSERT INTO nowhere VALUES (1); PRAGMA user_version = 4;")])
+        var hooked: [Int] = []
+        #expect(throws: (any Error).self) { try failing.migrate(db, prepare: { try $0.execute("INSERT INTO a VALUES (1)") }) { version, _ in hooked.append(version) } }
+        #expect(hooked == [2, 3])
+        #expect(try db.intScalar("PRAGMA user_version") == 1)
+        #expect(try db.intScalar("SELECT count(*) FROM sqlite_master WHERE name IN ('b', 'c')") == 0)
+        #expect(try db.intScalar("SELECT count(*) FROM a") == 0, "what prepare wrote is rolled back too")
+    }
+
     @Test("the compiled-in migrations are numbered 1...n")
     func compiledIn() throws {
         let migrator = try CatalogSchema.migrator.get()

@@ -17,10 +17,10 @@ public final class Catalog {
             let migrator = try CatalogSchema.migrator.get()
             try CatalogSchema.checkVersionMatchesTables(db)
             try DerivedTables.requireSpecTables(db)
-            try DerivedTables.rewindPastMissing(db, latest: migrator.latestVersion)
-            let versionBefore = try db.intScalar("PRAGMA user_version")
+            let versionBefore = try DerivedTables.rewoundVersion(db, latest: migrator.latestVersion) ?? db.intScalar("PRAGMA user_version")
             if versionBefore > 0, versionBefore < migrator.latestVersion { upgrading?(versionBefore, migrator.latestVersion) }
-            try migrator.migrate(db) { version, db in
+            // The rewind in the migrations' transaction: a command killed meanwhile leaves the version as it was.
+            try migrator.migrate(db, prepare: { try DerivedTables.rewindPastMissing($0, latest: migrator.latestVersion) }) { version, db in
                 if version == DerivedTables.replaceSafeTitlesSince { try DerivedTables.dropTitleCopies(db, migrator: migrator) }
             }
             // Migrations 8 and 9 make movie_facet_totals empty: its blocks are counted while

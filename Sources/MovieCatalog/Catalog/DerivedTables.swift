@@ -75,10 +75,15 @@ enum DerivedTables {
     /// they make first). Else a later migration would fail on it (7 makes triggers on
     /// movie_title_exceptions) before the check after migrating could rebuild it.
     static func rewindPastMissing(_ db: Database, latest: Int) throws {
+        if let version = try rewoundVersion(db, latest: latest) { try db.execute("PRAGMA user_version = \(version)") }
+    }
+
+    /// The version `rewindPastMissing` goes back to, or nil when it leaves the version alone.
+    static func rewoundVersion(_ db: Database, latest: Int) throws -> Int? {
         let version = try db.intScalar("PRAGMA user_version")
         guard version >= 4, version < latest,
-              let first = try missing(db).filter({ $0.since <= version }).map(\.since).min() else { return }
-        try db.execute("PRAGMA user_version = \(first - 1)")
+              let first = try missing(db).filter({ $0.since <= version }).map(\.since).min() else { return nil }
+        return first - 1
     }
 
     /// What a check found.
