@@ -78,6 +78,26 @@ import Testing
                 == String(contentsOfFile: box.path("before.sql"), encoding: .utf8))
     }
 
+    @Test("a full temporary directory (the import's sorts spill there) is named as such, exit 74, not the catalog's disk")
+    func fullTemporaryDirectory() throws {
+        let box = try Sandbox()
+        try box.seed()
+        try box.write("big.csv", Self.bigCSV(rows: 100_000))
+        try FileManager.default.createDirectory(atPath: box.path("small"), withIntermediateDirectories: true)
+        try box.write("tmpfull.sh", """
+            mount -t tmpfs -o size=2m tmpfs small || exit 99
+            SQLITE_TMPDIR=$PWD/small moviecat --db catalog.sqlite import big.csv > /dev/null 2> error.txt; echo $? > status.txt
+            """)
+        let before = try box.dump()
+        let run = try Self.shell("unshare -rm bash tmpfull.sh", in: box)
+        try #require(run.status == 0, "the private tmpfs could not be made: \(run)")
+        let status = try String(contentsOfFile: box.path("status.txt"), encoding: .utf8)
+        let error = try String(contentsOfFile: box.path("error.txt"), encoding: .utf8)
+        #expect(status == "74\n", "\(error)")
+        #expect(error == "moviecat: error: catalog.sqlite: the temporary directory '\(box.dir.standardizedFileURL.path)/small' is full (set SQLITE_TMPDIR or TMPDIR to one with room); nothing was written\n")
+        #expect(try box.dump() == before)
+    }
+
     /// A preloaded library that fails `read` with EIO once a file has given `FAULT_AFTER` bytes.
     static let faultLibrary: String = """
         #define _GNU_SOURCE

@@ -40,6 +40,11 @@ extension CatalogError {
             }
             // Most often reported as a disk I/O error: the same words for every form, so users see the cause.
             if error.isDiskFull {
+                // The sorts of an import and its index builds spill into the temporary directory:
+                // when that is what filled up, the catalog's disk is not to blame.
+                if let temporary = fullTemporaryDirectory(besides: catalogPath) {
+                    return CatalogError(.ioError, "\(place)the temporary directory \(temporary.quotedForMessage) is full (set SQLITE_TMPDIR or TMPDIR to one with room); nothing was written")
+                }
                 return CatalogError(.cannotUseCatalog, "\(place)the disk is full; nothing was written")
             }
             switch error.code {
@@ -55,5 +60,23 @@ extension CatalogError {
             }
         }
         return CatalogError(.internalError, "internal error: \(error)")
+    }
+
+    /// The directory SQLite puts its temporary files in (SQLITE_TMPDIR, TMPDIR, /var/tmp,
+    /// /usr/tmp, /tmp: the first writable), when it has under 64 MB free and the catalog's own
+    /// file system has more; nil otherwise.
+    private static func fullTemporaryDirectory(besides catalogPath: String?) -> String? {
+        func free(_ path: String) -> UInt64? {
+            var info = statvfs()
+            guard statvfs(path, &info) == 0 else { return nil }
+            return UInt64(info.f_bavail) * UInt64(info.f_frsize)
+        }
+        let variables: [String] = ["SQLITE_TMPDIR", "TMPDIR"]
+        let candidates = variables.compactMap { name in getenv(name).map { String(cString: $0) } } + ["/var/tmp", "/usr/tmp", "/tmp"]
+        guard let temporary = candidates.first(where: { access($0, W_OK | X_OK) == 0 }), let room = free(temporary) else { return nil }
+        let catalogDirectory = catalogPath.map { path in path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "." } ?? "."
+        let limit: UInt64 = 64 << 20
+        guard room < limit, let catalogRoom = free(catalogDirectory.isEmpty ? "/" : catalogDirectory), catalogRoom >= limit else { return nil }
+        return temporary
     }
 }
