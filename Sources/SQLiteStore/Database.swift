@@ -56,6 +56,11 @@ public final class Database {
             throw DatabaseError(code: SQLITE_READONLY, message: "the file is read-only (\(String(cString: strerror(errno))))")
         }
         if info.st_mode & 0o222 == 0 { throw DatabaseError(code: SQLITE_READONLY, message: "the file is read-only") }
+        // The WAL's -wal and -shm files are made beside the file, when not there already.
+        let directory = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
+        if access(directory.isEmpty ? "/" : directory, W_OK) != 0, access(path + "-shm", W_OK) != 0 {
+            throw DatabaseError(code: SQLITE_READONLY, message: "its directory is read-only (SQLite keeps the -wal and -shm files beside it)")
+        }
     }
 
     /// A private database in a temporary file that SQLite deletes when it closes (or at once, if

@@ -204,6 +204,23 @@ import TestSupport
         #expect(try box.dump() != before)
     }
 
+    @Test("73: a catalog in a directory moviecat cannot write (where the -wal and -shm go) says so, and stays as it was")
+    func readOnlyDirectory() throws {
+        let box = try Sandbox()
+        try FileManager.default.createDirectory(atPath: box.path("ro"), withIntermediateDirectories: true)
+        let db = box.path("ro/c.sqlite")
+        #expect(try runProcess(moviecatBinary, ["--db", db, "init", "--seed"]).status == 0)
+        // Root writes any directory: the command then runs as nobody, owning the catalog.
+        let asUser = geteuid() == 0 ? "setpriv --reuid=65534 --regid=65534 --clear-groups " : ""
+        let script = "chmod 755 . && chown -R 65534 ro && chmod 555 ro && \(asUser)\(moviecatBinary.path) --db ro/c.sqlite filter --count"
+        let before = try box.dump(db: db)
+        let run = try runProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", script], directory: box.dir)
+        #expect(run.status == 73, "\(run)")
+        #expect(run.errorLines.last == "moviecat: error: ro/c.sqlite: cannot use the catalog: its directory is read-only (SQLite keeps the -wal and -shm files beside it)", "\(run)")
+        #expect(chmod(box.path("ro"), 0o755) == 0)
+        #expect(try box.dump(db: db) == before)
+    }
+
     @Test("75: the catalog stays locked by another writer past the busy timeout")
     func locked() throws {
         let box = try Sandbox()
