@@ -200,7 +200,7 @@ import Testing
         let failed = try box.moviecat("import", "--skip-invalid", "--rejects", "old.csv", "in.csv", "bad.csv")
         #expect(failed.status == 65, "\(failed)")
         #expect(try String(contentsOf: box.dir.appendingPathComponent("old.csv"), encoding: .utf8) == "keep\n")
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: box.dir.path).filter { $0.hasSuffix(".tmp") }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: box.dir.path).filter { $0.contains("moviecat-rejects") }
         #expect(leftovers.isEmpty, "\(leftovers)")
     }
 

@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 /// Ctrl-C or a TERM during an import: the catalog is as it was (SQLite's rollback), and the
-/// rejects file in the making is removed too (it stayed, one more `.tmp` a run).
+/// rejects file in the making is removed too (it stayed, one more temporary file a run).
 @Suite(.serialized) struct InterruptTests {
     @Test("an interrupted import with --rejects leaves neither the catalog changed nor a temporary file",
           arguments: [SIGINT, SIGTERM, SIGHUP])

@@ -41,7 +41,7 @@ import Testing
         try FileManager.default.createSymbolicLink(atPath: box.path("dangling.csv"), withDestinationPath: "made.csv")
         #expect(try box.moviecat("import", "mixed.csv", "--skip-invalid", "--rejects", "dangling.csv", "--quiet").status == 0)
         #expect(try String(contentsOfFile: box.path("made.csv"), encoding: .utf8) == Self.rejected)
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: box.dir.path).filter { $0.hasSuffix(".tmp") }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: box.dir.path).filter { $0.contains("moviecat-rejects") }
         #expect(leftovers.isEmpty, "\(leftovers)")
     }
 
