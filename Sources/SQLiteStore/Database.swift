@@ -57,8 +57,7 @@ public final class Database {
         }
         if info.st_mode & 0o222 == 0 { throw DatabaseError(code: SQLITE_READONLY, message: "the file is read-only") }
         // The WAL's -wal and -shm files are made beside the file, when not there already.
-        let directory = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
-        if access(directory.isEmpty ? "/" : directory, W_OK) != 0, access(path + "-shm", W_OK) != 0 {
+        if access(FilePaths.folder(of: path), W_OK) != 0, access(path + "-shm", W_OK) != 0 {
             throw DatabaseError(code: SQLITE_READONLY, message: "its directory is read-only (SQLite keeps the -wal and -shm files beside it)")
         }
     }

@@ -44,10 +44,8 @@ public enum CatalogLocation {
 
     /// A path with its folder resolved (the file itself need not exist).
     static func resolved(_ path: String) -> String {
-        let slash = path.lastIndex(of: "/")
-        let folder = slash.map { String(path[..<$0]) }.map { $0.isEmpty ? "/" : $0 } ?? "."
-        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        guard let real = realpath(folder, nil) else { return path }
+        let name = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
+        guard let real = realpath(FilePaths.folder(of: path), nil) else { return path }
         defer { free(real) }
         return String(cString: real) + "/" + name
     }

@@ -62,21 +62,18 @@ extension CatalogError {
         return CatalogError(.internalError, "internal error: \(error)")
     }
 
-    /// The directory SQLite puts its temporary files in (SQLITE_TMPDIR, TMPDIR, /var/tmp,
-    /// /usr/tmp, /tmp: the first writable), when it has under 64 MB free and the catalog's own
-    /// file system has more; nil otherwise.
+    /// The directory SQLite puts its temporary files in (`FilePaths.temporaryDirectory`), when
+    /// it has under 64 MB free and the catalog's own file system has more; nil otherwise.
     private static func fullTemporaryDirectory(besides catalogPath: String?) -> String? {
         func free(_ path: String) -> UInt64? {
             var info = statvfs()
             guard statvfs(path, &info) == 0 else { return nil }
             return UInt64(info.f_bavail) * UInt64(info.f_frsize)
         }
-        let variables: [String] = ["SQLITE_TMPDIR", "TMPDIR"]
-        let candidates = variables.compactMap { name in getenv(name).map { String(cString: $0) } } + ["/var/tmp", "/usr/tmp", "/tmp"]
-        guard let temporary = candidates.first(where: { access($0, W_OK | X_OK) == 0 }), let room = free(temporary) else { return nil }
-        let catalogDirectory = catalogPath.map { path in path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "." } ?? "."
+        let temporary = FilePaths.temporaryDirectory
+        guard let room = free(temporary) else { return nil }
         let limit: UInt64 = 64 << 20
-        guard room < limit, let catalogRoom = free(catalogDirectory.isEmpty ? "/" : catalogDirectory), catalogRoom >= limit else { return nil }
+        guard room < limit, let catalogRoom = free(FilePaths.folder(of: catalogPath ?? ".")), catalogRoom >= limit else { return nil }
         return temporary
     }
 }

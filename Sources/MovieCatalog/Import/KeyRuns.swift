@@ -1,3 +1,4 @@
+import SQLiteStore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -48,9 +49,7 @@ final class KeyRuns {
     /// /usr/tmp, /tmp).
     init(budget: Int = 2 << 20, directories: [String]? = nil) {
         self.budget = budget
-        let variables: [String] = ["SQLITE_TMPDIR", "TMPDIR"]
-        self.directories = directories
-            ?? variables.compactMap { name in getenv(name).map { String(cString: $0) } } + ["/var/tmp", "/usr/tmp", "/tmp"]
+        self.directories = directories ?? FilePaths.temporaryDirectories
     }
 
     deinit {

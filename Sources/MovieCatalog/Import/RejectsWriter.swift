@@ -34,11 +34,8 @@ final class RejectsWriter {
     /// into `path` instead; then how that copy opens it, and the directory of the temporary file.
     private static func destination(_ path: String) throws -> (renamedTo: String?, copyFlags: Int32, directory: String) {
         func refuse(_ reason: String) -> CatalogError { CatalogError(.ioError, "cannot write rejects to \(path.quotedForMessage): \(reason)") }
-        func directory(of file: String) -> String {
-            let slash = file.lastIndex(of: "/")
-            return slash.map { $0 == file.startIndex ? "/" : String(file[..<$0]) } ?? "."
-        }
-        let temporary = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
+        let directory = FilePaths.folder(of:)
+        let temporary = FilePaths.temporaryDirectory
         var info = stat(), link = stat()
         let exists = stat(path, &info) == 0
         let isLink = lstat(path, &link) == 0 && (link.st_mode & S_IFMT) == S_IFLNK
@@ -66,13 +63,13 @@ final class RejectsWriter {
             var bytes = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
             let count = readlink(path, &bytes, bytes.count - 1)
             let named = count > 0 ? String(decoding: bytes[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
-            let made = named.hasPrefix("/") ? named : directory(of: path) + "/" + named
-            if access(directory(of: made), W_OK) != 0 { throw refuse(String(cString: strerror(errno))) }
+            let made = named.hasPrefix("/") ? named : directory(path) + "/" + named
+            if access(directory(made), W_OK) != 0 { throw refuse(String(cString: strerror(errno))) }
             return (nil, O_WRONLY | O_CREAT | O_TRUNC, temporary)
         }
         // A file, or a symlink to one: the file is replaced (the link stays).
-        if access(directory(of: target), W_OK) != 0 { throw refuse(String(cString: strerror(errno))) }
-        return (target, 0, directory(of: target))
+        if access(directory(target), W_OK) != 0 { throw refuse(String(cString: strerror(errno))) }
+        return (target, 0, directory(target))
     }
 
     init(path: String) throws {
