@@ -20,11 +20,11 @@ public enum MovieRules {
         func refuse(_ reason: String) -> Result<FieldValue, Violation> { .failure(Violation(reason: "\(raw.quotedForMessage) \(reason)")) }
         switch field {
         case .title:
-            return .success(.text(raw))
+            return .success(.text(raw.precomposed))
         case .genres:
             // A name must give a code: at least one letter or digit.
             guard hasWordCharacter(raw) || !Genre.slug(raw).isEmpty else { return refuse("is not a genre name") }
-            return .success(.text(raw))
+            return .success(.text(raw.precomposed))
         case .year:
             guard let year = wholeNumber(raw) ?? ValueParsing.yearOfDate(raw) else {
                 return isDigits(raw) ? refuse("is outside \(rangeText(years))") : refuse("is not a whole number")
@@ -54,7 +54,7 @@ public enum MovieRules {
             if minutes <= 0 { return refuse("is not a positive duration") }
             return .success(.integer(minutes))
         case .certification:
-            return .success(.text(uppercased(raw)))
+            return .success(.text(uppercased(raw.precomposed)))
         }
     }
 

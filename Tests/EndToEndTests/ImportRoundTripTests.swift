@@ -69,7 +69,8 @@ import TestSupport
     /// Rows as `Sandbox.movieRows` gives them, with titles as hex (byte-exact), sorted by bytes.
     static func expectedRows(_ movies: [Movie]) -> [[String]] {
         movies.map { m in
-            [hex(m.title.trimmingCharacters(in: .whitespacesAndNewlines)), m.year.map(String.init) ?? sqlNull,
+            // Stored composed (NFC): `e` and U+0301 as `é`.
+            [hex(m.title.trimmingCharacters(in: .whitespacesAndNewlines).precomposedStringWithCanonicalMapping), m.year.map(String.init) ?? sqlNull,
              m.rating.map(ratingText) ?? sqlNull, m.minutes.map(String.init) ?? sqlNull,
              m.certification?.uppercased() ?? sqlNull, Set(m.genres.map { genreCodes[$0]! }).sorted().joined(separator: "|")]
         }.sorted { $0.lexicographicallyPrecedes($1) }

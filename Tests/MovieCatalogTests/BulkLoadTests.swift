@@ -73,7 +73,7 @@ import TestSupport
             if i % 4 == 1 { row["genres"] = row["genres"]!.uppercased() }
             // A cell naming a genre twice, in two spellings: the first names it.
             if i % 8 == 2, let genres = row["genres"], !genres.isEmpty { row["genres"] = genres + "|" + genres.uppercased() }
-            // Spellings equal to Swift's == (canonically) but not in bytes: each kept as written.
+            // Spellings equal to Swift's == (canonically) but not in bytes: both stored composed (NFC).
             if i % 8 == 6 { row["genres"] = "Caf\u{E9} Noir" }
             if i % 8 == 7 { row["genres"] = "Cafe\u{301} Noir" }
             return row

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import MovieCatalog
 @testable import MovieCLI
 @testable import MovieDomain
@@ -17,6 +18,36 @@ import Testing
     ])
     func width(_ text: String, _ columns: Int) {
         #expect(DisplayWidth.of(text) == columns)
+    }
+
+    @Test("text is composed (NFC) as stored: scalar for scalar", arguments: [
+        ("Ame\u{301}lie", "Am\u{E9}lie"), ("Am\u{E9}lie", "Am\u{E9}lie"), ("\u{212B}ngstr\u{F6}m", "\u{C5}ngstr\u{F6}m"),
+        ("\u{1100}\u{1161}\u{11A8}", "\u{AC01}"), ("e\u{302}\u{323}", "\u{1EC7}"), ("e\u{323}\u{302}", "\u{1EC7}"),
+        ("\u{301}alone", "\u{301}alone"), ("plain ASCII", "plain ASCII"), ("\u{FB01}", "\u{FB01}"),
+        ("\u{3A9}\u{2126}", "\u{3A9}\u{3A9}"), ("\u{F900}", "\u{8C48}"), ("", ""),
+    ])
+    func precomposed(_ text: String, _ expected: String) {
+        #expect(Array(text.precomposed.unicodeScalars) == Array(expected.unicodeScalars))
+    }
+
+    @Test("composing keeps the text canonically equal, is idempotent, and leaves text below U+0300 alone")
+    func precomposedProperties() {
+        var rng = SeededRandom(seed: 17)
+        let pool: [Unicode.Scalar] = ["a", "e", "A", " ", "\u{E9}", "\u{C5}", "\u{2FF}", "\u{300}", "\u{301}", "\u{323}",
+                                      "\u{302}", "\u{338}", "\u{3A3}", "\u{3C2}", "\u{1100}", "\u{1161}", "\u{11A8}",
+                                      "\u{212B}", "\u{2126}", "\u{F900}", "\u{1F3AC}", "\u{5D0}", "\u{5B8}"]
+        for _ in 0..<2_000 {
+            var scalars = String.UnicodeScalarView()
+            for _ in 0..<Int.random(in: 0...8, using: &rng) { scalars.append(pool[Int.random(in: 0..<pool.count, using: &rng)]) }
+            let text = String(scalars)
+            let composed = text.precomposed
+            #expect(composed == text)   // String's == is canonical equivalence
+            // Against Foundation's normaliser (CoreFoundation's tables, not the standard library's).
+            #expect(Array(composed.unicodeScalars) == Array(text.precomposedStringWithCanonicalMapping.unicodeScalars),
+                    "\(text.unicodeScalars.map(\.value))")
+            #expect(Array(composed.precomposed.unicodeScalars) == Array(composed.unicodeScalars))
+            if text.unicodeScalars.allSatisfy({ $0.value < 0x300 }) { #expect(Array(composed.utf8) == Array(text.utf8)) }
+        }
     }
 
     @Test("truncation fits the width and ends in an ellipsis")

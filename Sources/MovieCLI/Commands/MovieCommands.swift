@@ -25,10 +25,11 @@ enum MovieCommands {
         Option(name, value: "g", help: help, repeatable: true, completion: .genres) { text in
             let names = text.split(separator: ",").map { String($0).trimmingWhitespace() }.filter { !$0.isEmpty }
             return try names.map { genre in
-                if case .failure(let violation) = MovieRules.value(.genres, from: genre) {
-                    throw CatalogError(.usage, "\(name): \(violation.reason)")
+                switch MovieRules.value(.genres, from: genre) {
+                case .success(.text(let stored)): return stored
+                case .success: return genre
+                case .failure(let violation): throw CatalogError(.usage, "\(name): \(violation.reason)")
                 }
-                return genre
             }
         }
     }

@@ -13,9 +13,10 @@ public struct Preset: Equatable, Sendable {
 
 /// Saving, listing, renaming and deleting presets.
 extension Catalog {
-    /// Checks a preset name: 1..64 characters after trimming, no control characters.
+    /// Checks a preset name: 1..64 characters after trimming, no control characters; composed
+    /// (NFC) as titles are.
     public static func validatePresetName(_ raw: String) throws -> String {
-        let name = raw.trimmingWhitespace()
+        let name = raw.trimmingWhitespace().precomposed
         guard !name.isEmpty else { throw CatalogError(.usage, "a preset name cannot be empty") }
         // Counted in code points, as SQLite's length() in the schema's CHECK counts them.
         guard name.unicodeScalars.count <= 64 else {

@@ -55,10 +55,11 @@ public struct FilterParser: Sendable {
             return facet == .genre ? .genre(genre.code) : .excludeGenre(genre.code)
         case .certification:
             // As import stores it (ASCII upper case), so a stored `é` is found by `é`.
-            return .certification(MovieRules.uppercased(value))
+            return .certification(MovieRules.uppercased(value.precomposed))
         case .title:
-            // A substring: its spaces are part of it (`the ` is not in `there`).
-            return .title(raw)
+            // A substring: its spaces are part of it (`the ` is not in `there`); composed as
+            // stored titles are (`é` written as `e` and an accent finds `é`).
+            return .title(raw.precomposed)
         case .rating:
             let expected = "a rating like 7, 7.5, 7.5.., ..4 or 6..8.5"
             if let (lo, hi) = try range(value, source: source, bound: ValueParsing.decimal, invalid: invalid(expected)) {

@@ -113,7 +113,9 @@ public enum RowDecoder {
                 case .invalidUTF8: problem(field, "invalid UTF-8"); continue
                 case .absent, .null: continue
                 }
-                movie.genres = names.filter { parse(.genres, $0) != nil }
+                movie.genres = names.compactMap { name in
+                    if case .text(let stored)? = parse(.genres, name) { stored } else { nil }
+                }
                 continue
             }
             switch value {
