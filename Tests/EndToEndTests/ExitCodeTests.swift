@@ -131,6 +131,15 @@ import TestSupport
              patterns: [#"\b99\b"#, "\\b\(latestSchemaVersion)\\b"], files: ["ok.csv": "title,year\nNew One,2001\n"], catalog: .newerVersion),
     ]
 
+    @Test("standard input that cannot be read (a directory) exits 66, as an unreadable file does")
+    func unreadableStandardInput() throws {
+        let box = try Sandbox()
+        let run = try ResourceLimitTests.shell("moviecat --db catalog.sqlite import --format csv - < .", in: box)
+        #expect(run.status == 66, "\(run)")
+        #expect(run.errorLines == ["moviecat: error: cannot read standard input: it is a directory"], "\(run)")
+        #expect(!FileManager.default.fileExists(atPath: box.db))
+    }
+
     @Test("exit code", arguments: cases)
     func exitCode(_ c: Case) throws {
         let box = try Sandbox()

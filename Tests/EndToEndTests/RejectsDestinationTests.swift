@@ -80,6 +80,41 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: box.db))
     }
 
+    /// A rejects path that is the input itself, by what is open rather than by name: the rows
+    /// would be appended to the file being imported, or block a pipe only this process reads.
+    struct OwnInput: Sendable, CustomStringConvertible {
+        let script: String
+        let status: Int32
+        let error: String
+        var description: String { script }
+    }
+
+    @Test("standard input, or an input opened where standard output pointed, is never the rejects file", arguments: [
+        OwnInput(script: "moviecat --db catalog.sqlite import --format csv - --skip-invalid --rejects /dev/stdin < mixed.csv",
+                 status: 64, error: "moviecat: error: --rejects /dev/stdin would overwrite standard input"),
+        OwnInput(script: "moviecat --db catalog.sqlite import --format csv - --skip-invalid --rejects /dev/fd/0 < mixed.csv",
+                 status: 64, error: "moviecat: error: --rejects /dev/fd/0 would overwrite standard input"),
+        OwnInput(script: "moviecat --db catalog.sqlite import mixed.csv --skip-invalid --rejects /dev/stdout >&-",
+                 status: 64, error: "moviecat: error: --rejects /dev/stdout would overwrite mixed.csv"),
+        OwnInput(script: "cat mixed.csv | moviecat --db catalog.sqlite import --format csv - --skip-invalid --rejects /dev/stdin",
+                 status: 74, error: "moviecat: error: cannot write rejects to '/dev/stdin': it is this command's standard input"),
+        OwnInput(script: "cat mixed.csv | moviecat --db catalog.sqlite import mixed.csv --skip-invalid --rejects /dev/stdin",
+                 status: 74, error: "moviecat: error: cannot write rejects to '/dev/stdin': it is this command's standard input"),
+        OwnInput(script: "moviecat --db catalog.sqlite import mixed.csv --skip-invalid --rejects ''",
+                 status: 64, error: "moviecat: error: --rejects needs a file name"),
+        OwnInput(script: "moviecat --db catalog.sqlite import mixed.csv --skip-invalid --rejects \(String(repeating: "r", count: 300))",
+                 status: 74, error: "moviecat: error: cannot write rejects to '\(String(repeating: "r", count: 60))…' (300 characters): File name too long"),
+    ])
+    func ownInput(_ c: OwnInput) throws {
+        let box = try Sandbox()
+        try box.write("mixed.csv", Self.mixed)
+        let run = try ResourceLimitTests.shell("timeout 20 " + c.script, in: box)
+        #expect(run.status == c.status, "\(run)")
+        #expect(run.errorLines.contains(c.error), "\(run)")
+        #expect(try String(contentsOfFile: box.path("mixed.csv"), encoding: .utf8) == Self.mixed, "the input changed")
+        #expect(!FileManager.default.fileExists(atPath: box.db), "a catalog was created")
+    }
+
     @Test("rows with too few or too many fields keep their error in the error column")
     func ragged() throws {
         let box = try Sandbox()

@@ -54,6 +54,7 @@ enum ImportCommand {
         options.dryRun = parsed[dryRun]
         if options.rejectsPath != nil && !options.skipInvalid { throw spec.usageError("--rejects needs --skip-invalid") }
         if let rejects = options.rejectsPath {
+            if rejects.isEmpty { throw spec.usageError("--rejects needs a file name") }
             // Never let the rejects file overwrite the catalog or an input.
             let guarded = ["", "-wal", "-shm", "-journal"].map { context.catalogPath + $0 } + paths.filter { $0 != "-" }
             if let clash = guarded.first(where: { CatalogLocation.sameFile(rejects, $0) }) {
@@ -63,6 +64,11 @@ enum ImportCommand {
         }
         // The inputs open before the catalog: a missing file (66) creates nothing.
         let inputs = try Importer.open(paths, format: options.format)
+        // By what is open, too: `/dev/stdin` is the input `-`, and with standard output closed
+        // an input file is opened where `/dev/stdout` points.
+        if let rejects = options.rejectsPath, let input = inputs.first(where: { $0.reads(rejects) }) {
+            throw spec.usageError("--rejects \(rejects) would overwrite \(input.name == "-" ? "standard input" : input.name)")
+        }
         let catalog = try context.catalog()
         let importer = Importer(catalog: catalog, options: options,
                                 progressOutput: !parsed[quiet] && context.stderr.isTerminal ? context.stderr : nil)

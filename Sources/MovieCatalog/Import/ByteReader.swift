@@ -49,6 +49,11 @@ public final class ByteReader {
     /// Opens a file, or stdin for `-`; a missing or unreadable file exits 66.
     public init(path: String, chunkSize: Int = 1 << 20) throws {
         if path == "-" {
+            // Standard input redirected from a directory (`< .`) cannot be read (66, as a file).
+            var info = stat()
+            if fstat(0, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
+                throw CatalogError(.noInput, "cannot read standard input: it is a directory")
+            }
             fd = 0
             ownsDescriptor = false
             name = "-"
@@ -75,6 +80,14 @@ public final class ByteReader {
     /// Bytes in memory that `readRaw` hands out as a file would, chunk by chunk (gzip sniffed too).
     private var memory: [UInt8]?
     private var memoryOffset = 0
+
+    /// Whether `path` names the file this reads (same device and inode): `/dev/stdin` when this
+    /// reads standard input, or a file opened where standard output would be.
+    public func reads(_ path: String) -> Bool {
+        var mine = stat(), other = stat()
+        guard fd >= 0, fstat(fd, &mine) == 0, stat(path, &other) == 0 else { return false }
+        return mine.st_dev == other.st_dev && mine.st_ino == other.st_ino
+    }
 
     /// Reads bytes in memory through the same path as a file, `chunkSize` at a time: gzip data
     /// is inflated (fuzzing and tests).

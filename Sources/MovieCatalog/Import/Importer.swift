@@ -4,6 +4,10 @@ import SQLiteStore
 public struct ImportInput {
     let reader: ByteReader
     let format: ImportFormat
+    /// The name messages use (`-` for standard input).
+    public var name: String { reader.name }
+    /// Whether `path` names the file this input is read from.
+    public func reads(_ path: String) -> Bool { reader.reads(path) }
 }
 
 /// Imports movie lists into a catalog: one transaction for all files, streamed, validated, de-duplicated.

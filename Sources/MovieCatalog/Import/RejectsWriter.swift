@@ -37,7 +37,10 @@ final class RejectsWriter {
         let directory = FilePaths.folder(of:)
         let temporary = FilePaths.temporaryDirectory
         var info = stat(), link = stat()
+        guard !path.isEmpty else { throw refuse("the name is empty") }
         let exists = stat(path, &info) == 0
+        // A name longer than the system allows (a part over 255 bytes) would fail only at the rename.
+        if !exists && errno == ENAMETOOLONG { throw refuse(String(cString: strerror(errno))) }
         let isLink = lstat(path, &link) == 0 && (link.st_mode & S_IFMT) == S_IFLNK
         if exists && (info.st_mode & S_IFMT) == S_IFDIR { throw refuse("it is a directory") }
         var target = path
@@ -52,6 +55,12 @@ final class RejectsWriter {
             || exists && (info.st_mode & S_IFMT) != S_IFREG {
             // A named pipe nobody reads would block the copy after the import committed.
             if exists && (info.st_mode & S_IFMT) == S_IFIFO {
+                // This process reading the pipe (its standard input) counts as nobody: it would
+                // not read while it writes.
+                var input = stat()
+                if fstat(0, &input) == 0 && input.st_dev == info.st_dev && input.st_ino == info.st_ino {
+                    throw refuse("it is this command's standard input")
+                }
                 let probe = open(path, O_WRONLY | O_NONBLOCK)
                 if probe < 0 && errno == ENXIO { throw refuse("no process is reading the pipe") }
                 if probe >= 0 { closeDescriptor(probe) }
