@@ -129,6 +129,45 @@ import Testing
         #expect(try box.scalar("SELECT count(*) FROM movies") == "3")
     }
 
+    @Test("thousands of ignored columns or keys are named up to 20; JSON keys are remembered up to a bound", arguments: ["csv", "jsonl"])
+    func manyIgnoredColumns(_ format: String) throws {
+        let box = try Sandbox()
+        let file = "wide.\(format)"
+        if format == "csv" {
+            try box.write(file, "title," + (0..<3_000).map { "c\($0)" }.joined(separator: ",") + "\nA" + String(repeating: ",", count: 3_000) + "\n")
+        } else {
+            // Each record a key of its own: remembering every one would grow with the file.
+            try box.write(file, (0..<3_000).map { #"{"title": "T\#($0)", "k\#($0)": 1}"# + "\n" }.joined())
+        }
+        let run = try box.moviecat("import", file)
+        #expect(run.status == 0, "\(run)")
+        let ignored = run.errorLines.filter { $0.contains("ignored") }
+        let first = format == "csv" ? "c" : "k"
+        let named = (0..<20).map { "\(first)\($0)" }.joined(separator: ", ")
+        // JSON: 1,000 keys remembered, title among them; the CSV header's 3,000 all counted.
+        #expect(ignored == ["\(file): ignored columns: \(named) and \(format == "csv" ? "2,980" : "over 979") more"], "\(run)")
+    }
+
+    @Test("JSON records none of which has a title key exit 65 naming the keys, as a header without a title column does")
+    func jsonWithoutTitleKey() throws {
+        let box = try Sandbox()
+        try box.seed()
+        let before = try box.dump()
+        try box.write("names.json", #"[{"name": "Heat", "year": 1995}, {"name": "Alien", "year": 1979}]"#)
+        for extra in [[], ["--skip-invalid"]] {
+            let run = try box.moviecat(["import", "names.json"] + extra)
+            #expect(run.status == 65, "\(run)")
+            #expect(run.errorLines.first == "moviecat: error: names.json: no record has a title key (title or primaryTitle, or use --map title=KEY); the first record's are 'name', 'year'", "\(run)")
+        }
+        #expect(try box.dump() == before)
+        // One record with a title is enough: the others are rejected one by one.
+        try box.write("some.jsonl", "{\"name\": \"Heat\"}\n{\"title\": \"Alien\"}\n")
+        let some = try box.moviecat("import", "some.jsonl", "--skip-invalid")
+        #expect(some.status == 0 && some.reports == [ReportLine(file: "some.jsonl", read: 2, inserted: 1, rejected: 1)], "\(some)")
+        // --map names the key.
+        #expect(try box.moviecat("import", "names.json", "--map", "title=name").status == 0)
+    }
+
     // MARK: Field matching
 
     struct AliasCase: Sendable, CustomStringConvertible {
@@ -176,6 +215,18 @@ import Testing
 
         let bad = try box.moviecat("import", "list.csv", "--map", "plot=Name")
         #expect(bad.status == 64 && bad.stderr.contains("plot=Name"), "\(bad)")
+    }
+
+    @Test("--map and --where read the column named exactly as given, though one differing in case comes first", arguments: ["csv", "tsv"])
+    func exactColumnNames(_ format: String) throws {
+        let box = try Sandbox()
+        let sep = format == "csv" ? "," : "\t"
+        let file = try box.write("dup.\(format)", ["title,year,kind,YEAR,Kind", "A,2000,tv,1999,movie", "B,2001,movie,1998,tv", ""]
+            .map { $0.replacingOccurrences(of: ",", with: sep) }.joined(separator: "\n"))
+        let run = try box.moviecat("import", file, "--map", "year=YEAR", "--where", "Kind=movie")
+        #expect(run.status == 0, "\(run)")
+        #expect(try box.rows("SELECT title, year FROM movies") == [["A", "1999"]])
+        #expect(run.errorLines.contains("\(file): ignored columns: year (column 2; column 4 is read), kind"), "\(run)")
     }
 
     // MARK: Formats

@@ -103,6 +103,8 @@ public struct ImportReport: Sendable {
         public var counts = ImportCounts()
         /// Input columns (or JSON keys) that feed no field.
         public var ignoredColumns: [String] = []
+        /// Whether more keys than `ignoredColumns` fed no field (JSON keys beyond those remembered).
+        public var moreIgnoredColumns = false
         /// The layout and `--where` in force (`IMDb title.basics layout; where titleType=movie`).
         public var note: String?
         /// Wall time spent on the file.
@@ -139,12 +141,21 @@ public struct ImportReport: Sendable {
             lines.append(Self.line(file.name, file.counts, seconds: files.count == 1 ? totalSeconds : file.seconds))
             if let note = file.note { lines.append("\(file.name): \(note)") }
             if !file.ignoredColumns.isEmpty {
-                lines.append("\(file.name): ignored columns: \(file.ignoredColumns.map(\.cutForMessage).joined(separator: ", "))")
+                lines.append("\(file.name): ignored columns: \(Self.names(file.ignoredColumns, more: file.moreIgnoredColumns))")
             }
         }
         if files.count > 1 { lines.append(Self.line("total", total, seconds: totalSeconds)) }
         if dryRun { lines.append("dry run: nothing was imported") }
         return lines
+    }
+
+    /// Names listed for a report line: the first 20 and how many more (a file of thousands of
+    /// columns, or JSON records each with a key of its own, would make one line of megabytes).
+    static func names(_ names: [String], more: Bool) -> String {
+        let shown = names.prefix(20).map(\.cutForMessage).joined(separator: ", ")
+        let rest = names.count - min(names.count, 20)
+        if more { return shown + " and over \(NumberText.grouped(rest)) more" }
+        return rest == 0 ? shown : shown + " and \(NumberText.grouped(rest)) more"
     }
 
     /// One report line: `name: N rows read, N inserted, ... [, N repeated in the input (last one kept)] in X s (N rows/s)`.

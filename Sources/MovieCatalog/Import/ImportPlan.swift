@@ -130,7 +130,8 @@ struct ImportPlan {
         let mapping = FieldMapping(overrides: options.mapping.overrides, layout: layout)
         var conditions: [RowCondition] = []
         for (column, values, given) in clauses(layout: layout, wheres: options.wheres) {
-            guard let index = header.firstIndex(where: { $0.lowercased() == column.lowercased() }) else {
+            // A column named exactly as given, else one differing in case.
+            guard let index = header.firstIndex(of: column) ?? header.firstIndex(where: { $0.lowercased() == column.lowercased() }) else {
                 // A layout's default for a column this file lacks cannot apply; a --where must.
                 if !given { continue }
                 throw CatalogError(.dataError, "\(source): --where \(column): no column \(column.quotedForMessage); the columns are \(found)")
@@ -138,11 +139,17 @@ struct ImportPlan {
             conditions.append(RowCondition(column: index, name: header[index], values: values))
         }
         var columns: [MovieField: Int] = [:]
+        // `--map year=YEAR` reads the column named exactly so, though `year` comes before it.
+        for (field, column) in options.mapping.overrides {
+            if let exact = header.firstIndex(of: column) { columns[field] = exact }
+        }
         var ignored: [String] = []
         for (index, name) in header.enumerated() {
             let field = mapping.field(for: name)
             if let field, columns[field] == nil {
                 columns[field] = index
+            } else if let field, columns[field] == index {
+                continue
             } else if !conditions.contains(where: { $0.column == index }) {
                 // Named so that it can be found: an empty name by its place, a second column
                 // of a field (`title,year,title`) beside the one read.

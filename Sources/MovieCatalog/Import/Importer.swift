@@ -245,9 +245,10 @@ public final class Importer {
         tick(input, bytesConsumed: batch.bytesConsumed)
     }
 
-    /// Records the ignored columns of the current file.
-    func ignore(_ columns: [String]) {
+    /// Records the ignored columns of the current file (`more`: others too many to name).
+    func ignore(_ columns: [String], more: Bool = false) {
         report.files[report.files.count - 1].ignoredColumns = columns
+        report.files[report.files.count - 1].moreIgnoredColumns = more
     }
 
     /// Records how the current file is read: its layout, `--where` and ignored columns.

@@ -5,19 +5,25 @@ extension Importer {
     func importJSON(_ input: ByteReader, mode: JSONRecordReader.Mode) throws {
         let options = self.options
         let name = input.name
-        ignore(try streamRows(from: input, header: MovieField.allCases.map(\.name)) { input in
+        let ignored = try streamRows(from: input, header: MovieField.allCases.map(\.name)) { input in
             let reader = JSONRecordReader(reader: input, mode: mode)
             var plan: ImportPlan?
             var fieldOfKey: [String: MovieField?] = [:]
             /// The `--where` keys some record had, by lower-cased key.
             var conditionKeysSeen: Set<String> = []
+            /// The first record's keys, and whether any record kept (nil: none) had a key for
+            /// the field every row needs.
+            var firstKeys: [String] = []
+            var requiredSeen: Bool?
             return { batch in
                 guard let record = try reader.next() else {
                     try Importer.checkConditionKeys(plan, seen: conditionKeysSeen, options: options, file: name)
+                    try Importer.checkRequiredKey(plan, seen: requiredSeen, firstKeys: firstKeys, file: name)
                     return false
                 }
                 if plan == nil {
-                    let made = ImportPlan.make(keys: record.members.map(\.key), options: options)
+                    firstKeys = record.members.map(\.key)
+                    let made = ImportPlan.make(keys: firstKeys, options: options)
                     plan = made
                     batch.note = made.note
                 }
@@ -34,13 +40,19 @@ extension Importer {
                         field = cached
                     } else {
                         field = plan.mapping.field(for: member.key)
-                        fieldOfKey[member.key] = field
-                        if field == nil && !plan.conditions.contains(where: { $0.name.lowercased() == member.key.lowercased() }) {
-                            batch.ignored.append(member.key)
+                        let ignored = field == nil && !plan.conditions.contains(where: { $0.name.lowercased() == member.key.lowercased() })
+                        // Keys remembered, and named, up to a bound: records each with a key of
+                        // their own must not grow memory with the file.
+                        if fieldOfKey.count < Importer.keysRemembered {
+                            fieldOfKey[member.key] = field
+                            if ignored { batch.ignored.append(member.key) }
+                        } else if ignored {
+                            batch.moreIgnored = true
                         }
                     }
                     if let field { cells[field.rawValue] = Importer.cell(member.value) }
                 }
+                if requiredSeen != true { requiredSeen = cells[plan.required.rawValue] != .absent }
                 for rule in plan.rules { rule.apply(to: &cells) }
                 if record.hasNUL {
                     batch.append(.invalid([ImportProblem(file: name, line: record.line, field: "record",
@@ -52,8 +64,12 @@ extension Importer {
                              raw: cells.map(Importer.rawText))
                 return true
             }
-        })
+        }
+        ignore(ignored.ignored, more: ignored.more)
     }
+
+    /// How many distinct JSON keys an input's reading remembers.
+    static let keysRemembered = 1_000
 
     /// Whether a record's keys hold allowed values for every condition (a missing key does not).
     static func passes(_ record: JSONRecord, _ conditions: [RowCondition], seen: inout Set<String>) -> Bool {
@@ -80,6 +96,14 @@ extension Importer {
         for clause in options.wheres where clause.values != nil && !seen.contains(clause.column.lowercased()) {
             throw CatalogError(.dataError, "\(file): --where \(clause.column): no record has the key \(clause.column.quotedForMessage)")
         }
+    }
+
+    /// Records none of which has a title key fail as a header without a title column does
+    /// (each row would only be rejected, and `--skip-invalid` import nothing with exit 0).
+    static func checkRequiredKey(_ plan: ImportPlan?, seen: Bool?, firstKeys: [String], file: String) throws {
+        guard let plan, seen == false, plan.required == .title else { return }   // none kept, or some had one
+        let keys = firstKeys.isEmpty ? "the first record has none" : "the first record's are " + firstKeys.map(\.quotedForMessage).joined(separator: ", ")
+        throw CatalogError(.dataError, "\(file): no record has a title key (title or primaryTitle, or use --map title=KEY); \(keys)")
     }
 
     /// A JSON value as an input cell.

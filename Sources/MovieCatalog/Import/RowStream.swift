@@ -17,6 +17,8 @@ struct ParsedBatch: Sendable {
     var bytesConsumed = 0
     /// JSON keys first seen in this batch that feed no field.
     var ignored: [String] = []
+    /// Whether more keys fed no field than are remembered to be named.
+    var moreIgnored = false
     /// Records left out by `--where` (counted, never validated).
     var filtered = 0
     /// The layout and `--where` in force, once known (JSON: from the first record).
@@ -61,7 +63,7 @@ extension Importer {
     /// returns a function that appends the next row to a batch, or returns false at the end.
     @discardableResult
     func streamRows(from input: ByteReader, header: [String],
-                    makeProducer: @escaping @Sendable (ByteReader) -> (inout ParsedBatch) throws -> Bool) throws -> [String] {
+                    makeProducer: @escaping @Sendable (ByteReader) -> (inout ParsedBatch) throws -> Bool) throws -> (ignored: [String], more: Bool) {
         let handoff = Handoff(value: input)
         let stop = StopFlag()
         let keepRaw = options.rejectsPath != nil
@@ -87,12 +89,14 @@ extension Importer {
             ahead.cancel()
         }
         var ignored: [String] = []
+        var more = false
         while let batch = try ahead.next() {
             ignored += batch.ignored
+            more = more || batch.moreIgnored
             if let note = batch.note { report.files[report.files.count - 1].note = note }
             try handle(batch, from: input, header: header)
             ahead.recycle(batch)
         }
-        return ignored
+        return (ignored, more)
     }
 }
