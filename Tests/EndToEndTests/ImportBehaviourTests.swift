@@ -148,6 +148,22 @@ import Testing
         #expect(ignored == ["\(file): ignored columns: \(named) and \(format == "csv" ? "2,980" : "over 979") more"], "\(run)")
     }
 
+    @Test("a JSON record with bytes that are not UTF-8 or a lone surrogate is rejected alone, as a CSV row is", arguments: ["json", "jsonl"])
+    func jsonTextProblems(_ format: String) throws {
+        let box = try Sandbox()
+        let records: [[UInt8]] = [Array(#"{"title": "Good"}"#.utf8), Array(#"{"title": "Bad"#.utf8) + [0xFF] + Array(#""}"#.utf8),
+                                  Array(#"{"title": "Half \ud800 here"}"#.utf8), Array(#"{"title": "Also Good"}"#.utf8)]
+        let bytes = format == "json" ? Array("[".utf8) + Array(records.joined(separator: Array(",\n".utf8))) + Array("]".utf8)
+                                     : Array(records.joined(separator: [0x0A])) + [0x0A]
+        let file = try box.write("text.\(format)", bytes: bytes)
+        let failed = try box.moviecat("import", file)
+        #expect(failed.status == 65, "\(failed)")
+        #expect(failed.errorLines.prefix(2) == ["\(file):2: record: invalid UTF-8", "\(file):3: record: lone surrogate \\uD800"], "\(failed)")
+        let run = try box.moviecat("import", file, "--skip-invalid")
+        #expect(run.status == 0 && run.reports == [ReportLine(file: file, read: 4, inserted: 2, rejected: 2)], "\(run)")
+        #expect(try box.sql("SELECT title FROM movies ORDER BY id") == ["Good", "Also Good"])
+    }
+
     @Test("JSON records none of which has a title key exit 65 naming the keys, as a header without a title column does")
     func jsonWithoutTitleKey() throws {
         let box = try Sandbox()

@@ -101,10 +101,46 @@ private func member(_ key: String, _ value: JSONValue) -> JSONMember { JSONMembe
         let objects = [#"{"a":"x"}"#, #"{"a":"I\u0000J","b":["\u0000"]}"#, #"{"a":"y"}"#]
         let text = mode == .array ? "[" + objects.joined(separator: ",\n") + "]" : objects.joined(separator: "\n")
         let result = try records(text, mode)
-        #expect(result.map(\.hasNUL) == [false, true, false])
+        #expect(result.map(\.problem) == [nil, "contains a NUL character (\\u0000)", nil])
         #expect(result.map(\.line) == [1, 2, 3])
         #expect(result[1].members == [member("a", .string("I\u{0}J")), member("b", .array([.string("\u{0}")]))])
         #expect(result[2].members == [member("a", .string("y"))])
+    }
+
+    /// A string that is well-formed JSON but no text: its record is marked, the text read with
+    /// U+FFFD in place, and the records after it read as usual.
+    struct MarkedText: Sendable, CustomTestStringConvertible {
+        let label: String
+        let string: [UInt8]
+        let problem: String
+        let value: String
+        var testDescription: String { label }
+    }
+
+    @Test("bytes that are not UTF-8 and lone surrogate escapes mark their record; reading goes on", arguments: [
+        MarkedText(label: "invalid UTF-8", string: [0xC3, 0x28], problem: "invalid UTF-8", value: "\u{FFFD}("),
+        MarkedText(label: "overlong UTF-8", string: [0xC0, 0xAF], problem: "invalid UTF-8", value: "\u{FFFD}\u{FFFD}"),
+        MarkedText(label: "encoded surrogate", string: [0xED, 0xA0, 0x80], problem: "invalid UTF-8", value: "\u{FFFD}\u{FFFD}\u{FFFD}"),
+        MarkedText(label: "truncated sequence", string: [0xE2, 0x82], problem: "invalid UTF-8", value: "\u{FFFD}"),
+        MarkedText(label: "lone high surrogate", string: bytes("\\uD83D"), problem: "lone surrogate \\uD83D", value: "\u{FFFD}"),
+        MarkedText(label: "lone low surrogate", string: bytes("\\uDE00x"), problem: "lone surrogate \\uDE00", value: "\u{FFFD}x"),
+        MarkedText(label: "high then non-low", string: bytes("\\uD83D\\u0041"), problem: "lone surrogate \\uD83D (followed by \\u0041)", value: "\u{FFFD}A"),
+        MarkedText(label: "high then high", string: bytes("\\uD83D\\uD83D"), problem: "lone surrogate \\uD83D (followed by \\uD83D)", value: "\u{FFFD}\u{FFFD}"),
+        MarkedText(label: "high then another escape", string: bytes("\\uD83D\\n!"), problem: "lone surrogate \\uD83D", value: "\u{FFFD}\n!"),
+        MarkedText(label: "a pair after a lone half", string: bytes("\\uDE00\\uD83D\\uDE00"), problem: "lone surrogate \\uDE00", value: "\u{FFFD}\u{1F600}"),
+    ], [JSONRecordReader.Mode.array, .lines])
+    func markedText(_ c: MarkedText, mode: JSONRecordReader.Mode) throws {
+        let bad = bytes(#"{"a":""#) + c.string + bytes(#"","b":"z"}"#)
+        let input = mode == .array
+            ? bytes("[{\"a\":\"x\"},\n") + bad + bytes(",\n{\"a\":\"y\"}]")
+            : bytes("{\"a\":\"x\"}\n") + bad + bytes("\n{\"a\":\"y\"}\n")
+        let result = try records(input, mode)
+        #expect(result.map(\.problem) == [nil, c.problem, nil])
+        #expect(result.map(\.line) == [1, 2, 3])
+        #expect(result[1].members == [member("a", .string(c.value)), member("b", .string("z"))])
+        // A key too: the record is marked.
+        let key = try records(bytes("[{\"") + c.string + bytes("\":1}]"))
+        #expect(key.map(\.problem) == [c.problem])
     }
 
     @Test("raw emoji and non-ASCII text in keys and values")
@@ -285,18 +321,9 @@ private func member(_ key: String, _ value: JSONValue) -> JSONMember { JSONMembe
         .text("escape at end", "[{\"a\":\"x\\", "t.json:1: unterminated string"),
         .text("bad \\u digits", "[{\"a\":\"\\u12G4\"}]", "t.json:1: invalid \\u escape (needs 4 hex digits)"),
         .text("short \\u", "[{\"a\":\"\\u12\"}]", "t.json:1: invalid \\u escape (needs 4 hex digits)"),
-        .text("lone high surrogate", "[{\"a\":\"\\uD83D\"}]", "t.json:1: lone surrogate \\uD83D"),
-        .text("lone low surrogate", "[{\"a\":\"\\uDE00x\"}]", "t.json:1: lone surrogate \\uDE00"),
-        .text("high then non-low", "[{\"a\":\"\\uD83D\\u0041\"}]", "t.json:1: lone surrogate \\uD83D"),
-        .text("high then high", "[{\"a\":\"\\uD83D\\uD83D\"}]", "t.json:1: lone surrogate \\uD83D"),
         .raw("control character", "[{\"a\":\"x", [0x01], "\"}]", "t.json:1: control character 0x01 inside a string (must be escaped)"),
         .text("raw tab", "[{\"a\":\"x\ty\"}]", "t.json:1: control character 0x09 inside a string"),
         // Bytes
-        .raw("invalid UTF-8", "[\n{\"a\":\"", [0xC3, 0x28], "\"}]", "t.json:2: invalid UTF-8"),
-        .raw("overlong UTF-8", "[{\"a\":\"", [0xC0, 0xAF], "\"}]", "t.json:1: invalid UTF-8"),
-        .raw("encoded surrogate", "[{\"a\":\"", [0xED, 0xA0, 0x80], "\"}]", "t.json:1: invalid UTF-8"),
-        .raw("truncated sequence", "[{\"a\":\"", [0xE2, 0x82], "\"}]", "t.json:1: invalid UTF-8"),
-        .raw("invalid UTF-8 key", "[{\"", [0xFF], "\":1}]", "t.json:1: invalid UTF-8"),
         .raw("NUL in string", "[{\"a\":\"x", [0], "\"}]", "t.json:1: NUL byte"),
         .raw("NUL between values", "[{\"a\":1,", [0], "\"b\":2}]", "t.json:1: NUL byte"),
         .raw("NUL after number", "[{\"a\":1", [0], "}]", "t.json:1: NUL byte"),
@@ -311,7 +338,6 @@ private func member(_ key: String, _ value: JSONValue) -> JSONMember { JSONMembe
         .text("object across lines", "{\"a\":1}\n{\"a\":\n2}\n", "t.json:2: line ends inside the object (JSON Lines needs one object per line)", .lines),
         .text("unclosed object at end", "{\"a\":1}\n{\"a\":2", "t.json:2: unexpected end of input", .lines),
         .raw("NUL after object line", "{\"a\":1}", [0], "\n", "t.json:1: NUL byte", .lines),
-        .raw("bad string in lines", "\n{\"a\":\"", [0xC3], "\"}\n", "t.json:2: invalid UTF-8", .lines),
     ]
 
     @Test("malformed input fails with a one-line message naming the line", arguments: malformed)

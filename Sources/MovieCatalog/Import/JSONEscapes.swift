@@ -1,6 +1,7 @@
 import MovieDomain
 
-/// JSON string escapes: `\n` and the like, `\uXXXX` with surrogate pairs, `\u0000` marked.
+/// JSON string escapes: `\n` and the like, `\uXXXX` with surrogate pairs; `\u0000` and lone
+/// surrogates mark their record (`textProblem`).
 extension JSONRecordReader {
     /// Decodes one escape after its backslash, appending its UTF-8 to `bytes`.
     func readEscape(into bytes: inout [UInt8]) throws {
@@ -14,14 +15,7 @@ extension JSONRecordReader {
         case UInt8(ascii: "r"): decoded = 0x0D
         case UInt8(ascii: "t"): decoded = 0x09
         case UInt8(ascii: "u"):
-            guard let scalar = try readUnicodeEscape() else {
-                // NUL never goes into the catalog: the record is rejected, and its rejects row
-                // keeps the NUL, so that importing it again rejects it again.
-                escapedNUL = true
-                bytes.append(0)
-                return
-            }
-            bytes.append(contentsOf: scalar.utf8)
+            try readUnicodeEscape(into: &bytes)
             return
         case 0:
             throw error("NUL byte")
@@ -33,22 +27,38 @@ extension JSONRecordReader {
         bytes.append(decoded)
     }
 
-    /// Decodes `XXXX` after `\u`, joining a surrogate pair; nil for `\u0000`.
-    private func readUnicodeEscape() throws -> Unicode.Scalar? {
+    /// Decodes `XXXX` after `\u` into `bytes`, joining a surrogate pair. NUL never goes into
+    /// the catalog: it marks the record, whose rejects row keeps it, so that importing that row
+    /// again rejects it again. A lone surrogate marks the record too and reads as U+FFFD.
+    private func readUnicodeEscape(into bytes: inout [UInt8]) throws {
         let unit = try readHex4()
-        var value = UInt32(unit)
-        if 0xDC00...0xDFFF ~= unit { throw error("lone surrogate \\u\(JSONByte.hex4(unit))") }
-        if 0xD800...0xDBFF ~= unit {
-            guard try reader.next() == UInt8(ascii: "\\"), try reader.next() == UInt8(ascii: "u") else {
-                throw error("lone surrogate \\u\(JSONByte.hex4(unit))")
-            }
-            let low = try readHex4()
-            guard 0xDC00...0xDFFF ~= low else {
-                throw error("lone surrogate \\u\(JSONByte.hex4(unit)) (followed by \\u\(JSONByte.hex4(low)))")
-            }
-            value = 0x10000 + (UInt32(unit - 0xD800) << 10) + UInt32(low - 0xDC00)
+        if unit == 0 {
+            textProblem = textProblem ?? "contains a NUL character (\\u0000)"
+            bytes.append(0)
+            return
         }
-        return value == 0 ? nil : Unicode.Scalar(value)!
+        guard 0xD800...0xDFFF ~= unit else { return bytes.append(contentsOf: Unicode.Scalar(unit)!.utf8) }
+        func lone(_ detail: String = "") {
+            textProblem = textProblem ?? "lone surrogate \\u\(JSONByte.hex4(unit))\(detail)"
+            bytes.append(contentsOf: Unicode.Scalar(0xFFFD)!.utf8)
+        }
+        guard unit <= 0xDBFF, try reader.peek() == UInt8(ascii: "\\") else { return lone() }
+        _ = try reader.next()
+        // Another escape after the high half: read on its own.
+        guard try reader.peek() == UInt8(ascii: "u") else {
+            lone()
+            return try readEscape(into: &bytes)
+        }
+        _ = try reader.next()
+        let low = try readHex4()
+        guard 0xDC00...0xDFFF ~= low else {
+            lone(" (followed by \\u\(JSONByte.hex4(low)))")
+            // The second escape stands for itself (a surrogate there is lone too).
+            if low == 0 || 0xD800...0xDFFF ~= low { bytes.append(contentsOf: Unicode.Scalar(0xFFFD)!.utf8) } else { bytes.append(contentsOf: Unicode.Scalar(low)!.utf8) }
+            return
+        }
+        let value = 0x10000 + (UInt32(unit - 0xD800) << 10) + UInt32(low - 0xDC00)
+        bytes.append(contentsOf: Unicode.Scalar(value)!.utf8)
     }
 
     private func readHex4() throws -> UInt16 {

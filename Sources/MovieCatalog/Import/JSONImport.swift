@@ -54,9 +54,8 @@ extension Importer {
                 }
                 if requiredSeen != true { requiredSeen = cells[plan.required.rawValue] != .absent }
                 for rule in plan.rules { rule.apply(to: &cells) }
-                if record.hasNUL {
-                    batch.append(.invalid([ImportProblem(file: name, line: record.line, field: "record",
-                                                         reason: "contains a NUL character (\\u0000)")]),
+                if let problem = record.problem {
+                    batch.append(.invalid([ImportProblem(file: name, line: record.line, field: "record", reason: problem)]),
                                  raw: cells.map(Importer.rawText))
                     return true
                 }

@@ -20,8 +20,8 @@ public final class JSONRecordReader {
     /// Token readers borrow it as a local (`borrowScratch`): a class property held `inout`
     /// across reads would pay a dynamic exclusivity check on every access.
     private var scratch: [UInt8] = []
-    /// Whether the object being read had a `\u0000` escape.
-    var escapedNUL = false
+    /// Why the object being read cannot be stored (its first such problem), if it cannot.
+    var textProblem: String?
     /// Where the object being read began (bytes consumed), and its values so far: a record's
     /// values are held as a tree, so both are bounded (`ByteReader.maxRecordBytes`, `maxValues`).
     private var recordStart = 0, values = 0
@@ -139,9 +139,9 @@ public final class JSONRecordReader {
         recordLine = line
         values = 0
         try consume()
-        escapedNUL = false
+        textProblem = nil
         let members = try readMembers(depth: 1)
-        return JSONRecord(line: start, members: members, hasNUL: escapedNUL)
+        return JSONRecord(line: start, members: members, problem: textProblem)
     }
 
     private func skipByteOrderMark() throws {
@@ -255,7 +255,12 @@ public final class JSONRecordReader {
                     for byte in bytes where byte >= 0x80 { ascii = false; break }
                     return ascii ? String(decoding: bytes, as: UTF8.self) : String(validating: bytes, as: UTF8.self)
                 }
-                guard let string else { throw error("invalid UTF-8") }
+                // Well-formed JSON around it: the record is rejected alone, the text kept with
+                // U+FFFD for what does not decode.
+                guard let string else {
+                    textProblem = textProblem ?? "invalid UTF-8"
+                    return String(decoding: bytes, as: UTF8.self)
+                }
                 return string
             case UInt8(ascii: "\\"):
                 try readEscape(into: &bytes)

@@ -36,15 +36,17 @@ public struct JSONRecord: Equatable, Sendable {
     public let line: Int
     /// The object's members in input order.
     public let members: [JSONMember]
-    /// Whether a string in it had the escape `\u0000`: valid JSON, but no value for the catalog,
-    /// so the record is invalid as a whole (as a CSV record with a NUL byte is).
-    public let hasNUL: Bool
+    /// Why the record's text cannot be stored, when it cannot: a string with the escape `\u0000`
+    /// (valid JSON, but no value for the catalog), bytes that are not UTF-8, or a lone surrogate
+    /// escape. The record is invalid as a whole (as a CSV record with a NUL byte is), and the
+    /// input reads on past it.
+    public let problem: String?
 
     /// Creates a record.
-    public init(line: Int, members: [JSONMember], hasNUL: Bool = false) {
+    public init(line: Int, members: [JSONMember], problem: String? = nil) {
         self.line = line
         self.members = members
-        self.hasNUL = hasNUL
+        self.problem = problem
     }
 }
 
