@@ -16,7 +16,11 @@ public enum FilterOptions {
 
     /// `--preset NAME` (repeatable): adds a saved preset's elements.
     public static let preset = Option<String>("--preset", value: "name", help: "Add the elements of a saved preset.",
-                                              repeatable: true, completion: .presets)
+                                              repeatable: true, completion: .presets) { name in
+        // An empty name is a bad value (64), as for every option, not a preset that is missing (1).
+        guard !name.trimmingWhitespace().isEmpty else { throw InvalidValue("expected a preset name") }
+        return name
+    }
 
     /// Every filter option, for a command's option list.
     public static var all: [any OptionDeclaration] { facets.map(\.option) + [preset] }

@@ -21,7 +21,9 @@ public final class Database {
         var handle: OpaquePointer?
         var flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX
         if create { flags |= SQLITE_OPEN_CREATE }
-        let rc = sqlite3_open_v2(path, &handle, flags, nil)
+        // A name starting `file:` is a URI to a SQLite built with URI names on (Debian's): then
+        // `file:x?mode=memory` opened no file at all. A path is always the file of that name.
+        let rc = sqlite3_open_v2(path.hasPrefix("file:") ? "./" + path : path, &handle, flags, nil)
         guard rc == SQLITE_OK, let handle else {
             let error = DatabaseError(connection: handle)
             sqlite3_close_v2(handle)

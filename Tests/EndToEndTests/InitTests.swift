@@ -104,6 +104,28 @@ import TestSupport
         #expect(count.status == 0 && count.stdout == "13\n", "\(count)")
     }
 
+    @Test("a path starting file: is the file of that name, not a SQLite URI", arguments: ["file:cat.sqlite", "file:cat.sqlite?mode=memory", "file:sub/x.sqlite"])
+    func fileNamesAreNotURIs(_ path: String) throws {
+        let box = try Sandbox()
+        let run = try runProcess(moviecatBinary, ["--db", path, "init", "--seed"], directory: box.dir)
+        #expect(run.status == 0, "\(run)")
+        // The file as named holds the catalog (read by sqlite3 through a plain ./ path).
+        #expect(try box.sql("SELECT count(*) FROM movies", db: box.path(path)) == ["13"])
+        #expect(!FileManager.default.fileExists(atPath: box.path("cat.sqlite")), "SQLite took the name for a URI")
+        let count = try runProcess(moviecatBinary, ["--db", path, "filter", "--count"], directory: box.dir)
+        #expect(count.status == 0 && count.stdout == "13\n", "\(count)")
+    }
+
+    @Test("':memory:' as the catalog path is refused (73): what a command stored there would be gone when it ends", arguments: [true, false])
+    func memoryIsRefused(_ flag: Bool) throws {
+        let box = try Sandbox()
+        let run = try runProcess(moviecatBinary, (flag ? ["--db", ":memory:"] : []) + ["init", "--seed"],
+                                 environment: flag ? [:] : ["MOVIECAT_DB": ":memory:"], directory: box.dir)
+        #expect(run.status == 73, "\(run)")
+        #expect(run.errorLines == ["moviecat: error: the catalog path ':memory:' is SQLite's name for a database in memory, gone when the command ends; give a file path (./:memory: names a file)"], "\(run)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: box.dir.path).isEmpty)
+    }
+
     @Test("--db wins over $MOVIECAT_DB")
     func flagBeatsEnvironment() throws {
         let box = try Sandbox()

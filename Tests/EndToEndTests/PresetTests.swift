@@ -236,6 +236,37 @@ import TestSupport
         #expect(try box.moviecat("filter", "--preset", "DRÁMAS 🎬", "--count").stdout == "8\n")
     }
 
+    @Test("names a sqlite3 user stored alike but for non-ASCII case: the exact name picks one, a name matching both is refused")
+    func exactNameWins() throws {
+        let box = try Sandbox()
+        try box.seed()
+        try Self.save(box, "Ünï", "genre:comedy")
+        // NOCASE folds ASCII only, so the schema takes both.
+        try box.sqlite3("INSERT INTO presets (id, name) VALUES (50, 'ünï'); INSERT INTO preset_filters VALUES (50, 'genre', 'drama');\n")
+        #expect(try box.moviecat("presets", "show", "ünï").lines == ["genre:drama"])
+        #expect(try box.moviecat("presets", "show", "Ünï").lines == ["genre:comedy"])
+        let before = try box.dump()
+        let ambiguous = try box.moviecat("presets", "delete", "ÜNÏ")
+        #expect(ambiguous.status == 1, "\(ambiguous)")
+        #expect(ambiguous.errorLines == ["moviecat: error: no preset is named exactly 'ÜNÏ', and several are ignoring case ('Ünï', 'ünï'); give one exactly"], "\(ambiguous)")
+        #expect(try box.dump() == before)
+        // The messages name the preset as stored.
+        let renamed = try box.moviecat("presets", "rename", "ünï", "Other")
+        #expect(renamed.status == 0 && renamed.errorLines == ["renamed preset 'ünï' to 'Other'"], "\(renamed)")
+        #expect(try box.rows("SELECT p.name, f.value FROM presets p JOIN preset_filters f ON f.preset_id = p.id ORDER BY p.name") == [["Other", "drama"], ["Ünï", "comedy"]])
+        let deleted = try box.moviecat("presets", "delete", "OTHER")
+        #expect(deleted.status == 0 && deleted.errorLines == ["deleted preset 'Other'"], "\(deleted)")
+    }
+
+    @Test("an empty --preset is a bad value (64), not a missing preset", arguments: ["", "  "])
+    func emptyPresetName(_ name: String) throws {
+        let box = try Sandbox()
+        try box.seed()
+        let run = try box.moviecat("filter", "--preset", name)
+        #expect(run.status == 64, "\(run)")
+        #expect(run.errorLines.last == "moviecat: error: the value '\(name)' is invalid for '--preset <name>': expected a preset name", "\(run)")
+    }
+
     @Test("names are trimmed")
     func trimmed() throws {
         let box = try Sandbox()

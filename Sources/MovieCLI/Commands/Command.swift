@@ -26,7 +26,7 @@ public final class Context {
     /// The catalog, opened (and created and migrated) on first use: after the arguments are checked.
     func catalog() throws -> Catalog {
         if let opened { return opened }
-        guard hasPath else { throw CatalogError(.cannotUseCatalog, CatalogLocation.noPathMessage) }
+        try checkPath()
         let catalog = try Catalog(path: catalogPath) { [stderr] from, to in
             // Version 10 makes the title index again: a minute and a half at 10M movies, once.
             stderr.write("moviecat: upgrading the catalog from schema version \(from) to \(to) (once; a large catalog takes a while)\n")
@@ -38,9 +38,18 @@ public final class Context {
 
     /// The catalog if its file exists; nil (and nothing created) when it does not.
     func existingCatalog() throws -> Catalog? {
-        guard hasPath else { throw CatalogError(.cannotUseCatalog, CatalogLocation.noPathMessage) }
+        try checkPath()
         if opened == nil && !CatalogLocation.exists(catalogPath) { return nil }
         return try catalog()
+    }
+
+    /// Refuses no path at all, and SQLite's name for a database in memory: every command opens
+    /// the catalog anew, so what one stored there would be gone when it ends.
+    private func checkPath() throws {
+        guard hasPath else { throw CatalogError(.cannotUseCatalog, CatalogLocation.noPathMessage) }
+        if catalogPath == ":memory:" {
+            throw CatalogError(.cannotUseCatalog, "the catalog path ':memory:' is SQLite's name for a database in memory, gone when the command ends; give a file path (./:memory: names a file)")
+        }
     }
 
     /// A filter parser for checking arguments before anything is created: the catalog's genres,

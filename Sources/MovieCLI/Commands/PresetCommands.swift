@@ -87,8 +87,8 @@ enum PresetCommands {
         examples: ["moviecat presets delete classics"])
     ) { parsed, context in
         try expect(1, parsed, "presets delete")
-        try existing(context, parsed.positionals[0]).deletePreset(named: parsed.positionals[0])
-        context.note("deleted preset '\(parsed.positionals[0])'")
+        let name = try existing(context, parsed.positionals[0]).deletePreset(named: parsed.positionals[0])
+        context.note("deleted preset \(name.quotedForMessage)")
     }
 
     static let rename = Command(spec: CommandSpec(
@@ -97,9 +97,9 @@ enum PresetCommands {
         examples: ["moviecat presets rename \"great dramas\" classics"])
     ) { parsed, context in
         try expect(2, parsed, "presets rename")
-        _ = try Catalog.validatePresetName(parsed.positionals[1])
-        try existing(context, parsed.positionals[0]).renamePreset(parsed.positionals[0], to: parsed.positionals[1])
-        context.note("renamed preset '\(parsed.positionals[0])' to '\(parsed.positionals[1])'")
+        let new = try Catalog.validatePresetName(parsed.positionals[1])
+        let old = try existing(context, parsed.positionals[0]).renamePreset(parsed.positionals[0], to: parsed.positionals[1])
+        context.note("renamed preset \(old.quotedForMessage) to \(new.quotedForMessage)")
     }
 
     static let presets = Command(

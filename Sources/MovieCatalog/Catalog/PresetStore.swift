@@ -69,11 +69,20 @@ extension Catalog {
         return preset
     }
 
-    /// The id and stored name of a preset, matching names ignoring case (Unicode-aware, unlike NOCASE).
+    /// The id and stored name of a preset: the one named exactly so, else the one whose name
+    /// matches ignoring case (Unicode-aware, unlike NOCASE, so a `sqlite3` user may have stored
+    /// `Ünï` and `ünï`: then only the exact name tells them apart).
     private func presetID(named raw: String) throws -> (Int64, String)? {
-        let key = raw.trimmingWhitespace().lowercased()
-        return try db.query("SELECT id, name FROM presets") { (try $0.int64(0), try $0.text(1)) }
-            .first { $0.1.lowercased() == key }
+        let name = raw.trimmingWhitespace()
+        let key = name.lowercased()
+        let presets = try db.query("SELECT id, name FROM presets ORDER BY id") { (try $0.int64(0), try $0.text(1)) }
+        if let exact = presets.first(where: { $0.1.unicodeScalars.elementsEqual(name.unicodeScalars) }) { return exact }
+        let alike = presets.filter { $0.1.lowercased() == key }
+        if alike.count > 1 {
+            let names = alike.map(\.1.quotedForMessage).joined(separator: ", ")
+            throw CatalogError(.notFound, "no preset is named exactly \(name.quotedForMessage), and several are ignoring case (\(names)); give one exactly")
+        }
+        return alike.first
     }
 
     /// Saves a set under a name; an existing name is an error unless `replace`.
@@ -100,27 +109,32 @@ extension Catalog {
         }
     }
 
-    /// Deletes a preset; exit status 1 when missing.
-    public func deletePreset(named raw: String) throws {
+    /// Deletes a preset, returning its name as stored; exit status 1 when missing.
+    @discardableResult
+    public func deletePreset(named raw: String) throws -> String {
         let name = raw.trimmingWhitespace()
-        try db.transaction {
-            guard let (id, _) = try presetID(named: name) else { throw missing(name) }
+        return try db.transaction {
+            guard let (id, stored) = try presetID(named: name) else { throw missing(name) }
             try db.run("DELETE FROM presets WHERE id = ?", [.integer(id)])
+            return stored
         }
     }
 
-    /// Renames a preset; the new name must be free (a change of case alone is allowed).
-    public func renamePreset(_ oldRaw: String, to newRaw: String) throws {
+    /// Renames a preset, returning its old name as stored; the new name must be free (a change
+    /// of case alone is allowed).
+    @discardableResult
+    public func renamePreset(_ oldRaw: String, to newRaw: String) throws -> String {
         let old = oldRaw.trimmingWhitespace()
         let new = try Catalog.validatePresetName(newRaw)
-        try db.transaction {
-            guard let (id, _) = try presetID(named: old) else { throw missing(old) }
+        return try db.transaction {
+            guard let (id, stored) = try presetID(named: old) else { throw missing(old) }
             if let (other, _) = try presetID(named: new), other != id {
                 throw CatalogError(.alreadyExists, "preset \(new.quotedForMessage) already exists")
             }
             try db.run("""
                 UPDATE presets SET name = ?, updated_at = CAST(strftime('%s', 'now') AS INTEGER) WHERE id = ?
                 """, [.text(new), .integer(id)])
+            return stored
         }
     }
 
