@@ -136,7 +136,7 @@ public final class Database {
                 return
             }
             let bytes = UnsafeBufferPointer(start: text, count: Int(sqlite3_value_bytes(value)))
-            let lower = String(decoding: bytes, as: UTF8.self).lowercased()
+            let lower = String(decoding: bytes, as: UTF8.self).searchFolded
             sqlite3_result_text(context, lower, -1, sqliteTransient)
         }, nil, nil, nil)
         guard rc == SQLITE_OK else { throw DatabaseError(connection: handle) }
@@ -260,4 +260,14 @@ public final class Database {
 
     /// The SQLite library version, e.g. "3.40.1".
     public static var sqliteVersion: String { String(cString: sqlite3_libversion()) }
+}
+
+extension String {
+    /// The text as the title test compares it (`moviecat_lower`, and the text searched for): in
+    /// Unicode lower case, with Greek final sigma as sigma, since lower case makes a final capital
+    /// sigma `σ` where the word written in lower case ends in `ς` (`ΣΊΣΥΦΟΣ`, `σίσυφος`).
+    public var searchFolded: String {
+        let lower = lowercased()
+        return lower.utf8.contains(0xCF) ? lower.replacing("\u{3C2}", with: "\u{3C3}") : lower
+    }
 }

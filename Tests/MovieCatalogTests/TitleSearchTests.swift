@@ -17,9 +17,11 @@ import TestSupport
     static let pieces = ["a", "b", "A", "B", "k", "K", "\u{212A}", "i", "I", "\u{130}", "\u{131}", "s", "S", "\u{17F}", "e", "\u{E9}", "\u{C9}",
                          "e\u{301}", "\u{DF}", "\u{1E9E}", "\u{3A3}", "\u{3C3}", "\u{3C2}", " ", "%", "_", "\\", "\"", "'", "x", "\u{1F600}"]
 
-    /// The reference: both sides lower-cased by Swift, then a substring of Unicode scalars.
+    /// The reference: both sides lower-cased by Swift, final sigma (U+03C2) read as sigma
+    /// (U+03C3), then a substring of Unicode scalars.
     static func matches(_ title: String, _ text: String) -> Bool {
-        let haystack = Array(title.lowercased().unicodeScalars), needle = Array(text.lowercased().unicodeScalars)
+        func folded(_ s: String) -> [Unicode.Scalar] { s.lowercased().unicodeScalars.map { $0 == "\u{3C2}" ? "\u{3C3}" : $0 } }
+        let haystack = folded(title), needle = folded(text)
         guard needle.count <= haystack.count else { return false }
         return (0...(haystack.count - needle.count)).contains { Array(haystack[$0..<($0 + needle.count)]) == needle }
     }

@@ -136,7 +136,7 @@ public enum SQLBuilder {
         case .votes(.range(let lo, let hi)):
             return between(c.votes, lo.map { .integer(Int64($0)) }, hi.map { .integer(Int64($0)) })
         case .title(let text):
-            // Both sides in Unicode lower case, compared as scalars. An ASCII text: LIKE (which folds
+            // Both sides in Unicode lower case (final sigma as sigma), compared as scalars. An ASCII text: LIKE (which folds
             // ASCII) is that, but for titles with one of the two letters whose lower case has ASCII
             // in it, which it reads folded. Other text: moviecat_lower (see Database) and instr.
             // (A LIKE pattern is refused past 50,000 bytes; a longer text takes the instr test.)
@@ -153,7 +153,7 @@ public enum SQLBuilder {
                 return SQLFragment("(m.title\(like) OR (\(exception) AND " + MovieTitlesTable.folded("m.title") + "\(like)))",
                                    [pattern, pattern])
             }
-            return SQLFragment("instr(moviecat_lower(m.title), ?) > 0", [.text(text.lowercased())])
+            return SQLFragment("instr(moviecat_lower(m.title), ?) > 0", [.text(text.searchFolded)])
         case .genre, .excludeGenre, .certification, .imdb:
             preconditionFailure("handled per facet")
         }
