@@ -56,6 +56,28 @@ import Testing
         #expect(rows.map(\.0) == [1, 2, 4])
     }
 
+    @Test("line breaks inside quotes count as between records: LF, CRLF once, a lone CR", arguments: [1, 2, 3, 64])
+    func quotedLineBreaks(_ size: Int) throws {
+        for ending in ["\n", "\r\n", "\r"] {
+            let text = ["t,y", "A,1", "\"B" + ending + "b\",2", "\"C" + ending + ending + "c\",3", "D,4", ""].joined(separator: ending)
+            let rows = try records(bytes: Array(text.utf8), .csv, chunk: size)
+            #expect(rows.map(\.0) == [1, 2, 3, 5, 8], "\(ending.unicodeScalars.map(\.value)), chunk \(size)")
+        }
+    }
+
+    @Test("a line of spaces and tabs alone is skipped as a blank line")
+    func whiteSpaceLines() throws {
+        let rows = try records("t,y\nA,1\n   \n \t \nB,2\n")
+        #expect(rows.map(\.1) == [["t", "y"], ["A", "1"], ["B", "2"]])
+        #expect(rows.map(\.0) == [1, 2, 5])
+    }
+
+    @Test("a line of millions of empty fields stops at the bound, saying so by its fields")
+    func manyFields() throws {
+        let error = try #require(throws: CatalogError.self) { try records("t,y\nA," + String(repeating: ",", count: 3_000_000) + "\n") }
+        #expect(error.message == "x.csv:2: a record of more than 2,097,152 fields; is this a CSV file?")
+    }
+
     struct Ending: Sendable, CustomStringConvertible {
         let text: String
         let dialect: DelimitedReader.Dialect

@@ -101,8 +101,9 @@ public final class DelimitedReader {
             isFilteredOut = false
             recordLine = line
             guard try readRecord() else { return false }
-            // A blank line is one empty field: skip it rather than report a record.
-            if fieldEnds.count == 1 && fieldEnds[0] == 0 { continue }
+            // A blank line is one empty field (or spaces and tabs alone): skip it rather than
+            // report a record with too few fields.
+            if fieldEnds.count == 1 && storage.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
             return true
         }
     }
@@ -139,6 +140,7 @@ public final class DelimitedReader {
         var inQuotes = false
         var afterQuote = false      // just read the closing quote of a quoted field
         var quoteLine = 0
+        var quotedCR = false        // the last byte copied inside quotes was a CR (a CRLF is one line break)
         var sawAny = false
         var sawNUL = false
         var filteredOut = false
@@ -185,7 +187,9 @@ public final class DelimitedReader {
                 while runEnd < end {
                     let b = buf[runEnd]
                     if b == quote { break }
-                    if b == lf { line += 1 } else if b == 0 { sawNUL = true }
+                    // LF, CRLF and a lone CR each end a line, as they do between records.
+                    if b == lf { if !quotedCR { line += 1 } } else if b == cr { line += 1 } else if b == 0 { sawNUL = true }
+                    quotedCR = b == cr
                     runEnd += 1
                 }
                 if runEnd > pos {
@@ -195,6 +199,7 @@ public final class DelimitedReader {
                     continue
                 }
                 pos += 1   // the quote
+                quotedCR = false
                 inQuotes = false
                 afterQuote = true
                 continue
@@ -213,7 +218,7 @@ public final class DelimitedReader {
             if byte == separator {
                 fieldEnds.append(storage.count)
                 // A field's end is an Int: a line of separators alone counts too.
-                if storage.count + 8 &* fieldEnds.count > ByteReader.maxRecordBytes { throw tooLong(quoteLine: nil) }
+                if storage.count + 8 &* fieldEnds.count > ByteReader.maxRecordBytes { throw tooLong(quoteLine: nil, fields: fieldEnds.count, bytes: storage.count) }
                 fieldStart = true
                 afterQuote = false
                 if !fieldPasses() {
@@ -263,17 +268,21 @@ public final class DelimitedReader {
             }
             storage.append(contentsOf: UnsafeBufferPointer(start: buf + pos - 1, count: runEnd - pos + 1))
             pos = runEnd
-            if storage.count + 8 &* fieldEnds.count > ByteReader.maxRecordBytes { throw tooLong(quoteLine: nil) }
+            if storage.count + 8 &* fieldEnds.count > ByteReader.maxRecordBytes { throw tooLong(quoteLine: nil, fields: fieldEnds.count, bytes: storage.count) }
         }
     }
 
     /// The error for a record past `ByteReader.maxRecordBytes`, naming the quote that may never close.
-    private func tooLong(quoteLine: Int?) -> CatalogError {
+    private func tooLong(quoteLine: Int?, fields: Int = 0, bytes: Int = 0) -> CatalogError {
         let limit = ByteReader.maxRecordText
         if let quoteLine {
             return CatalogError(.dataError, "\(input.name):\(quoteLine): a quoted field runs past \(limit) (its quote opens on line \(quoteLine)); is its closing quote missing?")
         }
         let kind = quoting ? "CSV" : "TSV"
+        // Each field costs 8 bytes beside its text: a line of millions of empty fields ends here too.
+        if 8 &* fields > bytes {
+            return CatalogError(.dataError, "\(input.name):\(recordLine): a record of more than \(NumberText.grouped(fields)) fields; is this a \(kind) file?")
+        }
         return CatalogError(.dataError, "\(input.name):\(recordLine): a record longer than \(limit) (no line end); is this a \(kind) file?")
     }
 
