@@ -96,6 +96,7 @@ import Testing
         Bad(facet: .rating, input: "..", message: "invalid value"),
         Bad(facet: .rating, input: "11", message: "single ratings lie in 0..10"),
         Bad(facet: .rating, input: "8..6", message: "invalid range '8..6' for '--rating': its lower bound is above its upper bound"),
+        Bad(facet: .rating, input: "4...5", message: "invalid value '4...5' for '--rating': expected a rating like"),
         Bad(facet: .rating, input: "1..2..3", message: "invalid value"),
         Bad(facet: .rating, input: "nan", message: "invalid value"),
         Bad(facet: .rating, input: "1e3", message: "invalid value"),

@@ -74,6 +74,7 @@ import Testing
         (.imdbID, "0111161", .text("tt0111161")), (.imdbID, "TT0111161", .text("tt0111161")),
         (.imdbID, "tt10872600", .text("tt10872600")), (.imdbID, "http://imdb.com/title/tt0068646", .text("tt0068646")),
         (.votes, "12", .integer(12)), (.votes, "9223372036854775807", .integer(Int.max)),
+        (.votes, "25k", .integer(25_000)), (.votes, "1.5M", .integer(1_500_000)),
         (.duration, "1000000000", .integer(1_000_000_000)), (.duration, "9223372036854775807", .integer(Int.max)),
         (.rating, "0.30000000000000004", .real(0.30000000000000004)),
         (.certification, "é", .text("é")), (.certification, "tv-ма", .text("TV-ма")),
@@ -85,7 +86,7 @@ import Testing
     @Test("values that are not years, IMDb ids or vote counts", arguments: [
         (MovieField.year, "1994-13-01"), (.year, "1994-09-32"), (.year, "1994-02-30"), (.year, "1900-02-29"), (.year, "1994-04-31"), (.year, "94-09-23"), (.year, "1994-09-23x"),
         (.imdbID, "tt"), (.imdbID, "nm0000123"), (.imdbID, "0"), (.imdbID, "tt12ab"), (.imdbID, "https://imdb.com/name/nm1/"),
-        (.votes, "-3"), (.votes, "many"),
+        (.votes, "-3"), (.votes, "many"), (.votes, "1.2345k"), (.votes, "-2k"),
     ])
     func notValues(_ field: MovieField, _ text: String) {
         guard case .failure = MovieRules.value(field, from: text) else { Issue.record("accepted \(text)"); return }

@@ -109,7 +109,8 @@ public struct FilterParser: Sendable {
                                       invalid: CatalogError) throws -> (T?, T?)? {
         let sides = FilterParser.split(value, atDoubleDot: ())
         guard sides.count > 1 else { return nil }
-        guard sides.count == 2 else { throw invalid }
+        // `4...5` would split as `4` and `.5`: three dots are no range.
+        guard sides.count == 2, !value.contains("...") else { throw invalid }
         let loText = String(sides[0]).trimmingWhitespace()
         let hiText = String(sides[1]).trimmingWhitespace()
         guard !(loText.isEmpty && hiText.isEmpty) else { throw invalid }
