@@ -13,14 +13,15 @@ import Testing
     @Test("edit sets fields, clears them with an empty value, and changes all ids in one go")
     func setsAndClears() throws {
         let box = try Self.demo()
-        let run = try box.moviecat("edit", "2", "3", "--rating", "6.5", "--votes", "12k", "--certification", "pg-13")
+        let run = try box.moviecat("edit", "2", "3", "--rating", "6.5", "--votes", "12k..", "--certification", "pg-13")
         #expect(run.status == 64, "votes take a count, not a filter range: \(run)")
         let ok = try box.moviecat("edit", "2", "3", "--rating", "6.5", "--votes", "12000", "--certification", "pg-13",
                                   "--imdb", "https://www.imdb.com/title/tt1477834/")
         #expect(ok.status == 1, "two movies cannot share one IMDb id: \(ok)")
         #expect(ok.errorLines.last == "moviecat: error: movie 3 cannot take IMDb id tt1477834: movie 2 'Aquaman' (2018), tt1477834 has it", "\(ok)")
         #expect(try box.sql("SELECT count(*) FROM movies WHERE imdb_id IS NOT NULL OR votes IS NOT NULL") == ["0"], "nothing changed")
-        let both = try box.moviecat("edit", "2", "3", "--rating", "6.5", "--votes", "12000", "--certification", "pg-13")
+        // `12k` is the count 12,000, as filters read it.
+        let both = try box.moviecat("edit", "2", "3", "--rating", "6.5", "--votes", "12k", "--certification", "pg-13")
         #expect(both.status == 0, "\(both)")
         #expect(try box.rows("SELECT id, rating, votes, certification FROM movies WHERE id IN (2, 3) ORDER BY id")
                 == [["2", "6.5", "12000", "PG-13"], ["3", "6.5", "12000", "PG-13"]])
@@ -68,6 +69,7 @@ import Testing
         (["edit", "--rating", "1"], "missing movie id"),
         (["edit", "2", "--add-genre", ""], "moviecat: error: empty value for '--add-genre'"),
         (["edit", "2", "--remove-genre", ""], "moviecat: error: empty value for '--remove-genre'"),
+        (["edit", "2", "--add-genre", "Film Noir,war", "--remove-genre", "film-noir"], "moviecat: error: --add-genre and --remove-genre both name 'Film Noir'"),
     ])
     func invalid(_ arguments: [String], _ message: String) throws {
         let box = try Self.demo()

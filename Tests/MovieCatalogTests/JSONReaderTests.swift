@@ -279,7 +279,7 @@ private func member(_ key: String, _ value: JSONValue) -> JSONMember { JSONMembe
         // Array structure
         .text("empty input", "", "t.json:1: empty input, expected a JSON array"),
         .text("blank input", "\n \n", "t.json:3: empty input, expected a JSON array"),
-        .text("top-level object", "{\"a\":1}", "t.json:1: expected a JSON array of objects, found '{'"),
+        .text("top-level object", "{\"a\":1}", "t.json:1: expected a JSON array of objects, found '{' (for one object a line, JSON Lines, use --format jsonl)"),
         .text("string element", "[\n\"x\"]", "t.json:2: array element is not an object (found a string)"),
         .text("number element", "[{},\n 5]", "t.json:2: array element is not an object (found a number)"),
         .text("array element", "[[]]", "t.json:1: array element is not an object (found an array)"),

@@ -100,6 +100,11 @@ enum MovieCommands {
             throw editSpec.usageError("empty value for '\(option.name)'")
         }
         guard !changes.isEmpty else { throw editSpec.usageError("nothing to change: give a field option, --genre, --add-genre or --remove-genre") }
+        // One genre both added and removed says two things; neither is taken for the other.
+        let removing = Set(changes.removeGenres.map(Genre.slug))
+        if let both = changes.addGenres.first(where: { removing.contains(Genre.slug($0)) }) {
+            throw editSpec.usageError("--add-genre and --remove-genre both name \(both.quotedForMessage)")
+        }
         guard let catalog = try context.existingCatalog() else { throw CatalogError(.notFound, "no movie with id \(ids[0])") }
         let known = try catalog.genres().codes
         let added = try catalog.edit(ids: ids, changes)

@@ -60,7 +60,9 @@ public final class JSONRecordReader {
             try skipByteOrderMark()
             guard let first = try skipWhitespace() else { throw error("empty input, expected a JSON array") }
             guard first == UInt8(ascii: "[") else {
-                throw error("expected a JSON array of objects, found \(JSONByte.describe(first))")
+                // An object first: most likely JSON Lines under a .json name.
+                let hint = first == UInt8(ascii: "{") ? " (for one object a line, JSON Lines, use --format jsonl)" : ""
+                throw error("expected a JSON array of objects, found \(JSONByte.describe(first))\(hint)")
             }
             try consume()
             if try peekToken() == UInt8(ascii: "]") {
