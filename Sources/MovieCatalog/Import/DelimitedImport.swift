@@ -26,7 +26,7 @@ extension Importer {
                     return true
                 }
                 batch.append(Importer.decode(reader, file: name, fieldCount: header.count, columnOf: columnOf,
-                                             nullMarker: nullMarker, plan: plan), raw: reader.strings())
+                                             nullMarker: nullMarker, plan: plan), raw: reader.fieldBytes())
                 return true
             }
         }

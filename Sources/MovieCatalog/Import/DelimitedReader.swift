@@ -88,6 +88,12 @@ public final class DelimitedReader {
         withRecord { record in (0..<record.count).map { TextEscaping.visible(bytes: record.field($0)) } }
     }
 
+    /// All fields of the current record as read, byte for byte (for a rejects file: a byte that
+    /// is not UTF-8 stays that byte).
+    public func fieldBytes() -> [[UInt8]] {
+        withRecord { record in (0..<record.count).map { Array(record.field($0)) } }
+    }
+
     /// Reads the next record; false at the end of input. Blank lines are skipped.
     public func next() throws -> Bool {
         if !started {

@@ -204,7 +204,7 @@ public final class Importer {
     }
 
     /// Counts and reports an invalid row (writing stops unless `--skip-invalid`), counting into `counts`.
-    func reject(_ problems: [ImportProblem], counts: inout ImportCounts, raw: () -> (header: [String], fields: [String])) throws {
+    func reject(_ problems: [ImportProblem], counts: inout ImportCounts, raw: () -> (header: [String], fields: [[UInt8]])) throws {
         counts.read += 1
         counts.rejected += 1
         report.problemCount += problems.count

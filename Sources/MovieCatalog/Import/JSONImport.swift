@@ -56,11 +56,11 @@ extension Importer {
                 for rule in plan.rules { rule.apply(to: &cells) }
                 if let problem = record.problem {
                     batch.append(.invalid([ImportProblem(file: name, line: record.line, field: "record", reason: problem)]),
-                                 raw: cells.map(Importer.rawText))
+                                 raw: cells.map { Array(Importer.rawText($0).utf8) })
                     return true
                 }
                 batch.append(RowDecoder.decode(file: name, line: record.line, required: plan.required) { cells[$0.rawValue] },
-                             raw: cells.map(Importer.rawText))
+                             raw: cells.map { Array(Importer.rawText($0).utf8) })
                 return true
             }
         }

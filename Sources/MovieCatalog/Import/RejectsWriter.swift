@@ -103,14 +103,20 @@ final class RejectsWriter {
     /// Writes a row under `header`: a short row is padded with empty fields, so that its error
     /// stays in the error column; a long row's extra fields come under a header row of its own
     /// with unnamed columns for them.
-    func write(header: [String], fields: [String], error: String) throws {
+    /// The fields are written byte for byte as read (a byte that is not UTF-8 stays that byte,
+    /// so that the file imported again fails as its row did), quoted as CSV needs.
+    func write(header: [String], fields: [[UInt8]], error: String) throws {
         let header = header + Array(repeating: "", count: max(0, fields.count - header.count))
-        let fields = fields + Array(repeating: "", count: header.count - fields.count)
+        let fields = fields + Array(repeating: [], count: header.count - fields.count)
         if self.header != header {
             self.header = header
             out.write((header + ["error"]).map(TextEscaping.csv).joined(separator: ",") + "\n")
         }
-        out.write((fields + [error]).map(TextEscaping.csv).joined(separator: ",") + "\n")
+        for field in fields {
+            out.write(bytes: TextEscaping.csv(bytes: field))
+            out.write(",")
+        }
+        out.write(TextEscaping.csv(error) + "\n")
     }
 
     /// Writes out what is buffered (a full disk shows here, while the import can roll back).

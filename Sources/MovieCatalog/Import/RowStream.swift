@@ -5,7 +5,7 @@ struct ParsedBatch: Sendable {
     /// One record of the input: a valid row (by its index in `valid`) or its problems.
     enum Entry: Sendable {
         case valid(Int)
-        case invalid([ImportProblem], raw: [String])
+        case invalid([ImportProblem], raw: [[UInt8]])
     }
 
     /// The records in input order.
@@ -25,7 +25,7 @@ struct ParsedBatch: Sendable {
     var note: String?
     /// The fields of each valid row as read, kept only for `--rejects` (a valid row may still be
     /// rejected when stored: an ambiguous title and year).
-    private var validRaw: [[String]]?
+    private var validRaw: [[[UInt8]]]?
     /// Whether rows' fields as read are kept (for a rejects file); an invalid row's are used for nothing else.
     private let keepRaw: Bool
 
@@ -36,14 +36,14 @@ struct ParsedBatch: Sendable {
     }
 
     /// The fields of valid row `index` as read (empty when not kept).
-    func raw(ofValid index: Int) -> [String] { validRaw?[index] ?? [] }
+    func raw(ofValid index: Int) -> [[UInt8]] { validRaw?[index] ?? [] }
 
     /// Rows a batch holds at most, and input bytes it spans at most (rows of a few megabytes
     /// each, kept as read for a rejects file, would otherwise fill memory).
     static let size = 512, maxBytes = 4 << 20
 
     /// Takes the row (consumed: moved in, not copied); `fields` are kept for an invalid one (`--rejects`).
-    mutating func append(_ row: consuming DecodedRow, raw fields: @autoclosure () -> [String]) {
+    mutating func append(_ row: consuming DecodedRow, raw fields: @autoclosure () -> [[UInt8]]) {
         switch consume row {
         case .valid(let row):
             entries.append(.valid(valid.count))

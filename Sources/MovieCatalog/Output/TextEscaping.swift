@@ -29,6 +29,20 @@ public enum TextEscaping {
         return "\"" + text.replacing("\"", with: "\"\"") + "\""
     }
 
+    /// A CSV field of bytes as read (not necessarily UTF-8), quoted as `csv(_:)` quotes text.
+    public static func csv(bytes: [UInt8]) -> [UInt8] {
+        let needsQuotes = bytes.contains { $0 == 44 || $0 == 34 || $0 == 10 || $0 == 13 }
+            || bytes.first == 0x20 || bytes.last == 0x20
+        guard needsQuotes else { return bytes }
+        var out: [UInt8] = [34]
+        for byte in bytes {
+            out.append(byte)
+            if byte == 34 { out.append(34) }
+        }
+        out.append(34)
+        return out
+    }
+
     /// A word a POSIX shell reads back as `text`: as it is when it holds only characters no
     /// shell treats specially, else in single quotes (`'title:love story'`, `'title:an '`), so
     /// a token list shows where each token ends and can be pasted into a command line.

@@ -52,7 +52,12 @@ public final class TextOutput {
 
     /// Appends text; a write error surfaces at the next `flush()`.
     public func write(_ text: String) {
-        buffer.append(contentsOf: text.utf8)
+        write(bytes: text.utf8)
+    }
+
+    /// Appends bytes as they are (a rejects file's fields as read).
+    public func write<Bytes: Sequence<UInt8>>(bytes: Bytes) {
+        buffer.append(contentsOf: bytes)
         if buffer.count >= flushThreshold { drain() }
     }
 
