@@ -164,6 +164,15 @@ import Testing
         #expect(try box.sql("SELECT title FROM movies ORDER BY id") == ["Good", "Also Good"])
     }
 
+    @Test("JSON: --map and --where read the key named exactly as given, though one differing in case comes first or last")
+    func exactJSONKeys() throws {
+        let box = try Sandbox()
+        try box.write("dup.json", #"[{"title": "A", "year": 1990, "YEAR": 2005, "Kind": "movie", "kind": "tv"}, {"title": "B", "YEAR": 2006, "year": 1991, "kind": "movie", "Kind": "tv"}]"#)
+        let run = try box.moviecat("import", "dup.json", "--map", "year=YEAR", "--where", "Kind=movie")
+        #expect(run.status == 0, "\(run)")
+        #expect(try box.rows("SELECT title, year FROM movies") == [["A", "2005"]])
+    }
+
     @Test("JSON records none of which has a title key exit 65 naming the keys, as a header without a title column does")
     func jsonWithoutTitleKey() throws {
         let box = try Sandbox()
@@ -182,6 +191,10 @@ import Testing
         #expect(some.status == 0 && some.reports == [ReportLine(file: "some.jsonl", read: 2, inserted: 1, rejected: 1)], "\(some)")
         // --map names the key.
         #expect(try box.moviecat("import", "names.json", "--map", "title=name").status == 0)
+        // With --where, only the records it keeps count.
+        try box.write("kinds.json", #"[{"kind": "movie", "name": "a"}, {"kind": "tv", "title": "b"}]"#)
+        let kept = try box.moviecat("import", "kinds.json", "--where", "kind=movie")
+        #expect(kept.errorLines.last == "moviecat: error: kinds.json: no record --where keeps has a title key (title or primaryTitle, or use --map title=KEY); the first record's are 'kind', 'name'", "\(kept)")
     }
 
     // MARK: Field matching

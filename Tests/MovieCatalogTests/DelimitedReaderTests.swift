@@ -65,6 +65,16 @@ import Testing
         }
     }
 
+    @Test("an input is the rejects path only as the same regular file: /dev/null, a terminal or a socket may be both")
+    func readsRegularFilesOnly() throws {
+        #expect(try ByteReader(path: "/dev/null").reads("/dev/null") == false)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("reads-\(UUID().uuidString)").path
+        _ = FileManager.default.createFile(atPath: path, contents: Data("t\n".utf8))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(try ByteReader(path: path).reads(path))
+        #expect(try ByteReader(path: path).reads("/dev/null") == false)
+    }
+
     @Test("a line of spaces and tabs alone is skipped as a blank line")
     func whiteSpaceLines() throws {
         let rows = try records("t,y\nA,1\n   \n \t \nB,2\n")

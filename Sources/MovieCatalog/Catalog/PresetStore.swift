@@ -73,10 +73,11 @@ extension Catalog {
     /// matches ignoring case (Unicode-aware, unlike NOCASE, so a `sqlite3` user may have stored
     /// `Ünï` and `ünï`: then only the exact name tells them apart).
     private func presetID(named raw: String) throws -> (Int64, String)? {
-        let name = raw.trimmingWhitespace()
+        // Composed on both sides: a name typed or stored with a separate accent is the same name.
+        let name = raw.trimmingWhitespace().precomposed
         let key = name.lowercased()
         let presets = try db.query("SELECT id, name FROM presets ORDER BY id") { (try $0.int64(0), try $0.text(1)) }
-        if let exact = presets.first(where: { $0.1.unicodeScalars.elementsEqual(name.unicodeScalars) }) { return exact }
+        if let exact = presets.first(where: { $0.1.precomposed.unicodeScalars.elementsEqual(name.unicodeScalars) }) { return exact }
         let alike = presets.filter { $0.1.lowercased() == key }
         if alike.count > 1 {
             let names = alike.map(\.1.quotedForMessage).joined(separator: ", ")

@@ -81,11 +81,12 @@ public final class ByteReader {
     private var memory: [UInt8]?
     private var memoryOffset = 0
 
-    /// Whether `path` names the file this reads (same device and inode): `/dev/stdin` when this
-    /// reads standard input, or a file opened where standard output would be.
+    /// Whether `path` names the regular file this reads (same device and inode): `/dev/stdin`
+    /// when standard input is a file, or a file opened where standard output would be. (A
+    /// terminal, `/dev/null` or a socket may be both read and written.)
     public func reads(_ path: String) -> Bool {
         var mine = stat(), other = stat()
-        guard fd >= 0, fstat(fd, &mine) == 0, stat(path, &other) == 0 else { return false }
+        guard fd >= 0, fstat(fd, &mine) == 0, stat(path, &other) == 0, (mine.st_mode & S_IFMT) == S_IFREG else { return false }
         return mine.st_dev == other.st_dev && mine.st_ino == other.st_ino
     }
 

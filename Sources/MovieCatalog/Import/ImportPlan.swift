@@ -122,10 +122,17 @@ struct ImportPlan {
         return result
     }
 
+    /// Names for a message, quoted: the first 20, then how many more (a header of thousands of
+    /// columns must not make an error line of megabytes).
+    static func quotedList(_ names: [String]) -> String {
+        let shown = names.prefix(20).map(\.quotedForMessage).joined(separator: ", ")
+        return names.count > 20 ? shown + " and \(NumberText.grouped(names.count - 20)) more" : shown
+    }
+
     /// The plan for a delimited input's header; `source` is `file:line` for messages.
     static func make(header rawHeader: [String], source: String, options: ImportOptions) throws -> (plan: ImportPlan, columns: [MovieField: Int], ignored: [String]) {
         let header = rawHeader.map { $0.trimmingWhitespace() }
-        let found = rawHeader.map { "\($0.quotedForMessage)" }.joined(separator: ", ")
+        let found = ImportPlan.quotedList(rawHeader)
         let layout = Self.layout(for: header, choice: options.layout)
         let mapping = FieldMapping(overrides: options.mapping.overrides, layout: layout)
         var conditions: [RowCondition] = []

@@ -34,6 +34,9 @@ extension Importer {
                     return true
                 }
                 var cells = [Cell](repeating: .absent, count: MovieField.allCases.count)
+                // Fields read from a key named exactly as `--map` names it (a bit each): another
+                // key differing only in case then feeds them no more, in either order.
+                var exactFields = 0
                 for member in record.members {
                     let field: MovieField?
                     if let cached = fieldOfKey[member.key] {
@@ -50,7 +53,12 @@ extension Importer {
                             batch.moreIgnored = true
                         }
                     }
-                    if let field { cells[field.rawValue] = Importer.cell(member.value) }
+                    if let field {
+                        let bit = 1 << field.rawValue
+                        let exact = plan.mapping.overrides[field] == member.key
+                        if exact || exactFields & bit == 0 { cells[field.rawValue] = Importer.cell(member.value) }
+                        if exact { exactFields |= bit }
+                    }
                 }
                 if requiredSeen != true { requiredSeen = cells[plan.required.rawValue] != .absent }
                 for rule in plan.rules { rule.apply(to: &cells) }
@@ -75,7 +83,9 @@ extension Importer {
         var passes = true
         for condition in conditions {
             let key = condition.name.lowercased()
-            guard let member = record.members.first(where: { $0.key.lowercased() == key }) else {
+            // The key named exactly as given, else one differing in case (as for columns).
+            guard let member = record.members.first(where: { $0.key == condition.name })
+                    ?? record.members.first(where: { $0.key.lowercased() == key }) else {
                 passes = false
                 continue
             }
@@ -101,8 +111,9 @@ extension Importer {
     /// (each row would only be rejected, and `--skip-invalid` import nothing with exit 0).
     static func checkRequiredKey(_ plan: ImportPlan?, seen: Bool?, firstKeys: [String], file: String) throws {
         guard let plan, seen == false, plan.required == .title else { return }   // none kept, or some had one
-        let keys = firstKeys.isEmpty ? "the first record has none" : "the first record's are " + firstKeys.map(\.quotedForMessage).joined(separator: ", ")
-        throw CatalogError(.dataError, "\(file): no record has a title key (title or primaryTitle, or use --map title=KEY); \(keys)")
+        let keys = firstKeys.isEmpty ? "the first record has none" : "the first record's are " + ImportPlan.quotedList(firstKeys)
+        let records = plan.conditions.isEmpty ? "no record" : "no record --where keeps"
+        throw CatalogError(.dataError, "\(file): \(records) has a title key (title or primaryTitle, or use --map title=KEY); \(keys)")
     }
 
     /// A JSON value as an input cell.
