@@ -22,6 +22,7 @@ public final class Catalog {
             // The rewind in the migrations' transaction: a command killed meanwhile leaves the version as it was.
             try migrator.migrate(db, prepare: { try DerivedTables.rewindPastMissing($0, latest: migrator.latestVersion) }) { version, db in
                 if version == DerivedTables.replaceSafeTitlesSince { try DerivedTables.dropTitleCopies(db, migrator: migrator) }
+                if version == StoredText.composedSince { try StoredText.compose(db) }
             }
             // Migrations 8 and 9 make movie_facet_totals empty: its blocks are counted while
             // migrating takes the write lock anyway (reads never write them).
