@@ -159,9 +159,28 @@ import Testing
         let failed = try box.moviecat("import", file)
         #expect(failed.status == 65, "\(failed)")
         #expect(failed.errorLines.prefix(2) == ["\(file):2: record: invalid UTF-8", "\(file):3: record: lone surrogate \\uD800"], "\(failed)")
-        let run = try box.moviecat("import", file, "--skip-invalid")
+        let run = try box.moviecat("import", file, "--skip-invalid", "--rejects", "rejects.csv")
         #expect(run.status == 0 && run.reports == [ReportLine(file: file, read: 4, inserted: 2, rejected: 2)], "\(run)")
         #expect(try box.sql("SELECT title FROM movies ORDER BY id") == ["Good", "Also Good"])
+        // The rejects keep the bytes (a lone surrogate as the three that would encode it): imported
+        // again, both rows fail again rather than store U+FFFD.
+        let again = try box.moviecat("import", "rejects.csv", "--skip-invalid")
+        #expect(again.reports == [ReportLine(file: "rejects.csv", read: 2, rejected: 2)], "\(again)")
+        #expect(again.stderr.contains("rejects.csv:2: title: invalid UTF-8") && again.stderr.contains("rejects.csv:3: title: invalid UTF-8"), "\(again)")
+    }
+
+    @Test("a bad byte under a key nothing reads spoils no JSON record, as it spoils no CSV row", arguments: ["json", "jsonl"])
+    func badBytesUnderIgnoredKeys(_ format: String) throws {
+        let box = try Sandbox()
+        let records: [[UInt8]] = [Array(#"{"title": "F", "plot": "bad "#.utf8) + [0xC3] + Array(#"", "notes": "\ud800"}"#.utf8),
+                                  Array(#"{"title": "G", "year": "19"#.utf8) + [0xFF] + Array(#""}"#.utf8)]
+        let bytes = format == "json" ? Array("[".utf8) + Array(records.joined(separator: Array(",\n".utf8))) + Array("]".utf8)
+                                     : Array(records.joined(separator: [0x0A])) + [0x0A]
+        let file = try box.write("plot.\(format)", bytes: bytes)
+        let run = try box.moviecat("import", file, "--skip-invalid")
+        #expect(run.status == 0 && run.reports == [ReportLine(file: file, read: 2, inserted: 1, rejected: 1)], "\(run)")
+        #expect(run.stderr.contains("\(file):2: record: invalid UTF-8"), "\(run)")
+        #expect(try box.sql("SELECT title FROM movies") == ["F"])
     }
 
     @Test("JSON: --map and --where read the key named exactly as given, though one differing in case comes first or last")

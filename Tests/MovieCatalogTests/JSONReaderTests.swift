@@ -114,6 +114,8 @@ private func member(_ key: String, _ value: JSONValue) -> JSONMember { JSONMembe
         let string: [UInt8]
         let problem: String
         let value: String
+        /// The bytes the rejects row keeps (nil: the string as read).
+        var raw: [UInt8]? = nil
         var testDescription: String { label }
     }
 
@@ -122,12 +124,21 @@ private func member(_ key: String, _ value: JSONValue) -> JSONMember { JSONMembe
         MarkedText(label: "overlong UTF-8", string: [0xC0, 0xAF], problem: "invalid UTF-8", value: "\u{FFFD}\u{FFFD}"),
         MarkedText(label: "encoded surrogate", string: [0xED, 0xA0, 0x80], problem: "invalid UTF-8", value: "\u{FFFD}\u{FFFD}\u{FFFD}"),
         MarkedText(label: "truncated sequence", string: [0xE2, 0x82], problem: "invalid UTF-8", value: "\u{FFFD}"),
-        MarkedText(label: "lone high surrogate", string: bytes("\\uD83D"), problem: "lone surrogate \\uD83D", value: "\u{FFFD}"),
-        MarkedText(label: "lone low surrogate", string: bytes("\\uDE00x"), problem: "lone surrogate \\uDE00", value: "\u{FFFD}x"),
-        MarkedText(label: "high then non-low", string: bytes("\\uD83D\\u0041"), problem: "lone surrogate \\uD83D (followed by \\u0041)", value: "\u{FFFD}A"),
-        MarkedText(label: "high then high", string: bytes("\\uD83D\\uD83D"), problem: "lone surrogate \\uD83D (followed by \\uD83D)", value: "\u{FFFD}\u{FFFD}"),
-        MarkedText(label: "high then another escape", string: bytes("\\uD83D\\n!"), problem: "lone surrogate \\uD83D", value: "\u{FFFD}\n!"),
-        MarkedText(label: "a pair after a lone half", string: bytes("\\uDE00\\uD83D\\uDE00"), problem: "lone surrogate \\uDE00", value: "\u{FFFD}\u{1F600}"),
+        // A lone surrogate reads as the three bytes that encode it: three U+FFFD.
+        MarkedText(label: "lone high surrogate", string: bytes("\\uD83D"), problem: "lone surrogate \\uD83D", value: "\u{FFFD}\u{FFFD}\u{FFFD}",
+                   raw: [0xED, 0xA0, 0xBD]),
+        MarkedText(label: "lone low surrogate", string: bytes("\\uDE00x"), problem: "lone surrogate \\uDE00", value: "\u{FFFD}\u{FFFD}\u{FFFD}x",
+                   raw: [0xED, 0xB8, 0x80, 0x78]),
+        MarkedText(label: "high then non-low", string: bytes("\\uD83D\\u0041"), problem: "lone surrogate \\uD83D (followed by \\u0041)",
+                   value: "\u{FFFD}\u{FFFD}\u{FFFD}A", raw: [0xED, 0xA0, 0xBD, 0x41]),
+        MarkedText(label: "high then high", string: bytes("\\uD83D\\uD83D"), problem: "lone surrogate \\uD83D (followed by \\uD83D)",
+                   value: String(repeating: "\u{FFFD}", count: 6), raw: [0xED, 0xA0, 0xBD, 0xED, 0xA0, 0xBD]),
+        MarkedText(label: "high then another escape", string: bytes("\\uD83D\\n!"), problem: "lone surrogate \\uD83D", value: "\u{FFFD}\u{FFFD}\u{FFFD}\n!",
+                   raw: [0xED, 0xA0, 0xBD, 0x0A, 0x21]),
+        MarkedText(label: "a pair after a lone half", string: bytes("\\uDE00\\uD83D\\uDE00"), problem: "lone surrogate \\uDE00",
+                   value: "\u{FFFD}\u{FFFD}\u{FFFD}\u{1F600}", raw: [0xED, 0xB8, 0x80] + Array("\u{1F600}".utf8)),
+        MarkedText(label: "a pair after a lone high half", string: bytes("\\uD83D\\uD83D\\uDE00"), problem: "lone surrogate \\uD83D (followed by \\uD83D)",
+                   value: "\u{FFFD}\u{FFFD}\u{FFFD}\u{1F600}", raw: [0xED, 0xA0, 0xBD] + Array("\u{1F600}".utf8)),
     ], [JSONRecordReader.Mode.array, .lines])
     func markedText(_ c: MarkedText, mode: JSONRecordReader.Mode) throws {
         let bad = bytes(#"{"a":""#) + c.string + bytes(#"","b":"z"}"#)
@@ -138,9 +149,12 @@ private func member(_ key: String, _ value: JSONValue) -> JSONMember { JSONMembe
         #expect(result.map(\.problem) == [nil, c.problem, nil])
         #expect(result.map(\.line) == [1, 2, 3])
         #expect(result[1].members == [member("a", .string(c.value)), member("b", .string("z"))])
-        // A key too: the record is marked.
+        #expect(result[1].textProblems.map(\.key) == ["a"])
+        #expect(result[1].rawTexts == [c.value: c.raw ?? c.string])
+        // A key too: the record is marked as a whole.
         let key = try records(bytes("[{\"") + c.string + bytes("\":1}]"))
         #expect(key.map(\.problem) == [c.problem])
+        #expect(key[0].textProblems.map(\.key) == [nil])
     }
 
     @Test("raw emoji and non-ASCII text in keys and values")

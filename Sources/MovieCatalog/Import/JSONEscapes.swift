@@ -1,7 +1,7 @@
 import MovieDomain
 
 /// JSON string escapes: `\n` and the like, `\uXXXX` with surrogate pairs; `\u0000` and lone
-/// surrogates mark their record (`textProblem`).
+/// surrogates mark their record (`markText`).
 extension JSONRecordReader {
     /// Decodes one escape after its backslash, appending its UTF-8 to `bytes`.
     func readEscape(into bytes: inout [UInt8]) throws {
@@ -29,36 +29,44 @@ extension JSONRecordReader {
 
     /// Decodes `XXXX` after `\u` into `bytes`, joining a surrogate pair. NUL never goes into
     /// the catalog: it marks the record, whose rejects row keeps it, so that importing that row
-    /// again rejects it again. A lone surrogate marks the record too and reads as U+FFFD.
+    /// again rejects it again. A lone surrogate marks the record too, and goes into `bytes` as
+    /// the three bytes that would encode it: no UTF-8, so the string reads with U+FFFD and its
+    /// rejects row fails again.
     private func readUnicodeEscape(into bytes: inout [UInt8]) throws {
-        let unit = try readHex4()
+        var unit = try readHex4()
         if unit == 0 {
-            textProblem = textProblem ?? "contains a NUL character (\\u0000)"
+            markText("contains a NUL character (\\u0000)", wholeRecord: true)
             bytes.append(0)
             return
         }
-        guard 0xD800...0xDFFF ~= unit else { return bytes.append(contentsOf: Unicode.Scalar(unit)!.utf8) }
-        func lone(_ detail: String = "") {
-            textProblem = textProblem ?? "lone surrogate \\u\(JSONByte.hex4(unit))\(detail)"
-            bytes.append(contentsOf: Unicode.Scalar(0xFFFD)!.utf8)
+        func lone(_ unit: UInt16, _ detail: String = "") {
+            markText("lone surrogate \\u\(JSONByte.hex4(unit))\(detail)")
+            bytes.append(contentsOf: [0xE0 | UInt8(unit >> 12), 0x80 | UInt8((unit >> 6) & 0x3F), 0x80 | UInt8(unit & 0x3F)])
         }
-        guard unit <= 0xDBFF, try reader.peek() == UInt8(ascii: "\\") else { return lone() }
-        _ = try reader.next()
-        // Another escape after the high half: read on its own.
-        guard try reader.peek() == UInt8(ascii: "u") else {
-            lone()
-            return try readEscape(into: &bytes)
+        // A high half followed by an escape that is no low half is lone; that escape then starts
+        // again (it may be the high half of a pair of its own).
+        while true {
+            guard 0xD800...0xDFFF ~= unit else { return bytes.append(contentsOf: Unicode.Scalar(unit)!.utf8) }
+            guard unit <= 0xDBFF, try reader.peek() == UInt8(ascii: "\\") else { return lone(unit) }
+            _ = try reader.next()
+            // Another escape after the high half: read on its own.
+            guard try reader.peek() == UInt8(ascii: "u") else {
+                lone(unit)
+                return try readEscape(into: &bytes)
+            }
+            _ = try reader.next()
+            let low = try readHex4()
+            if 0xDC00...0xDFFF ~= low {
+                let value = 0x10000 + (UInt32(unit - 0xD800) << 10) + UInt32(low - 0xDC00)
+                return bytes.append(contentsOf: Unicode.Scalar(value)!.utf8)
+            }
+            lone(unit, " (followed by \\u\(JSONByte.hex4(low)))")
+            if low == 0 {
+                markText("contains a NUL character (\\u0000)", wholeRecord: true)
+                return bytes.append(0)
+            }
+            unit = low
         }
-        _ = try reader.next()
-        let low = try readHex4()
-        guard 0xDC00...0xDFFF ~= low else {
-            lone(" (followed by \\u\(JSONByte.hex4(low)))")
-            // The second escape stands for itself (a surrogate there is lone too).
-            if low == 0 || 0xD800...0xDFFF ~= low { bytes.append(contentsOf: Unicode.Scalar(0xFFFD)!.utf8) } else { bytes.append(contentsOf: Unicode.Scalar(low)!.utf8) }
-            return
-        }
-        let value = 0x10000 + (UInt32(unit - 0xD800) << 10) + UInt32(low - 0xDC00)
-        bytes.append(contentsOf: Unicode.Scalar(value)!.utf8)
     }
 
     private func readHex4() throws -> UInt16 {

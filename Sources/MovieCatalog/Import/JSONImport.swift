@@ -62,13 +62,19 @@ extension Importer {
                 }
                 if requiredSeen != true { requiredSeen = cells[plan.required.rawValue] != .absent }
                 for rule in plan.rules { rule.apply(to: &cells) }
-                if let problem = record.problem {
-                    batch.append(.invalid([ImportProblem(file: name, line: record.line, field: "record", reason: problem)]),
-                                 raw: cells.map { Array(Importer.rawText($0).utf8) })
+                // Text that cannot be stored spoils the record where something reads it: in a key,
+                // a NUL anywhere, or the value of a key that feeds a field or a --where.
+                let spoiled = record.textProblems.first { problem in
+                    guard let key = problem.key else { return true }
+                    return plan.mapping.field(for: key) != nil || plan.conditions.contains { $0.name.lowercased() == key.lowercased() }
+                }
+                if let spoiled {
+                    batch.append(.invalid([ImportProblem(file: name, line: record.line, field: "record", reason: spoiled.reason)]),
+                                 raw: cells.map { Importer.rawBytes($0, record.rawTexts) })
                     return true
                 }
                 batch.append(RowDecoder.decode(file: name, line: record.line, required: plan.required) { cells[$0.rawValue] },
-                             raw: cells.map { Array(Importer.rawText($0).utf8) })
+                             raw: cells.map { Importer.rawBytes($0, record.rawTexts) })
                 return true
             }
         }
@@ -135,6 +141,12 @@ extension Importer {
     }
 
     /// A cell as text for the rejects file.
+    /// A cell as bytes for the rejects file: a string that was not UTF-8 as it was read.
+    static func rawBytes(_ cell: Cell, _ rawTexts: [String: [UInt8]]) -> [UInt8] {
+        if case .text(let text) = cell, let raw = rawTexts[text] { return raw }
+        return Array(rawText(cell).utf8)
+    }
+
     static func rawText(_ cell: Cell) -> String {
         switch cell {
         case .absent, .null, .invalidUTF8: return ""

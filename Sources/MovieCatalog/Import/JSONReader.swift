@@ -20,8 +20,11 @@ public final class JSONRecordReader {
     /// Token readers borrow it as a local (`borrowScratch`): a class property held `inout`
     /// across reads would pay a dynamic exclusivity check on every access.
     private var scratch: [UInt8] = []
-    /// Why the object being read cannot be stored (its first such problem), if it cannot.
-    var textProblem: String?
+    /// Text in the object being read that cannot be stored, and the raw bytes of its strings that
+    /// are not UTF-8 (see `JSONRecord`); `textKey` is the top-level key whose value is being read.
+    var textProblems: [JSONRecord.TextProblem] = []
+    var rawTexts: [String: [UInt8]] = [:]
+    private var textKey: String?
     /// Where the object being read began (bytes consumed), and its values so far: a record's
     /// values are held as a tree, so both are bounded (`ByteReader.maxRecordBytes`, `maxValues`).
     private var recordStart = 0, values = 0
@@ -141,9 +144,11 @@ public final class JSONRecordReader {
         recordLine = line
         values = 0
         try consume()
-        textProblem = nil
+        textProblems = []
+        rawTexts = [:]
+        textKey = nil
         let members = try readMembers(depth: 1)
-        return JSONRecord(line: start, members: members, problem: textProblem)
+        return JSONRecord(line: start, members: members, textProblems: textProblems, rawTexts: rawTexts)
     }
 
     private func skipByteOrderMark() throws {
@@ -197,7 +202,9 @@ public final class JSONRecordReader {
                 throw error("expected a string key in an object, found \(JSONByte.describe(quote))")
             }
             try consume()
+            if depth == 1 { textKey = nil }   // a problem in a key spoils the record
             let key = try readString()
+            if depth == 1 { textKey = key }
             let colon = try peekToken()
             guard colon == UInt8(ascii: ":") else {
                 throw error("expected ':' after an object key, found \(JSONByte.describe(colon))")
@@ -260,8 +267,10 @@ public final class JSONRecordReader {
                 // Well-formed JSON around it: the record is rejected alone, the text kept with
                 // U+FFFD for what does not decode.
                 guard let string else {
-                    textProblem = textProblem ?? "invalid UTF-8"
-                    return String(decoding: bytes, as: UTF8.self)
+                    markText("invalid UTF-8")
+                    let lossy = String(decoding: bytes, as: UTF8.self)
+                    if rawTexts.count < 64 { rawTexts[lossy] = bytes }
+                    return lossy
                 }
                 return string
             case UInt8(ascii: "\\"):
@@ -341,6 +350,13 @@ public final class JSONRecordReader {
     private func peekToken() throws -> UInt8 {
         guard let byte = try skipWhitespace(insideRecord: true) else { throw error("unexpected end of input") }
         return byte
+    }
+
+    /// Notes text that cannot be stored, under the key being read (a NUL: the whole record).
+    func markText(_ reason: String, wholeRecord: Bool = false) {
+        let problem = JSONRecord.TextProblem(key: wholeRecord ? nil : textKey, reason: reason)
+        // The first few, each key once: enough to tell whether a kept field has one.
+        if textProblems.count < 16 && !textProblems.contains(where: { $0.key == problem.key }) { textProblems.append(problem) }
     }
 
     /// Consumes the byte just peeked.

@@ -36,17 +36,33 @@ public struct JSONRecord: Equatable, Sendable {
     public let line: Int
     /// The object's members in input order.
     public let members: [JSONMember]
-    /// Why the record's text cannot be stored, when it cannot: a string with the escape `\u0000`
-    /// (valid JSON, but no value for the catalog), bytes that are not UTF-8, or a lone surrogate
-    /// escape. The record is invalid as a whole (as a CSV record with a NUL byte is), and the
-    /// input reads on past it.
-    public let problem: String?
+    /// Text in the record that cannot be stored, and under which top-level key (nil: a key itself,
+    /// or a NUL, which makes the whole record invalid as a CSV record with a NUL byte is): a
+    /// string with the escape `\u0000` (valid JSON, but no value for the catalog), bytes that are
+    /// not UTF-8, or a lone surrogate escape. The input reads on past it; a problem under a key
+    /// that feeds no field is no problem, as a bad byte in a column nothing reads is none.
+    public let textProblems: [TextProblem]
+    /// The bytes of each string that is not UTF-8 as read (a lone surrogate as the three bytes
+    /// that encode it), by the string it reads as (with U+FFFD): a rejects row keeps them.
+    public let rawTexts: [String: [UInt8]]
+
+    /// Text that cannot be stored, where.
+    public struct TextProblem: Equatable, Sendable {
+        /// The top-level key whose value holds it; nil for the whole record.
+        public let key: String?
+        /// What is wrong (`invalid UTF-8`).
+        public let reason: String
+    }
+
+    /// The first problem, for messages (nil: none).
+    public var problem: String? { textProblems.first?.reason }
 
     /// Creates a record.
-    public init(line: Int, members: [JSONMember], problem: String? = nil) {
+    public init(line: Int, members: [JSONMember], textProblems: [TextProblem] = [], rawTexts: [String: [UInt8]] = [:]) {
         self.line = line
         self.members = members
-        self.problem = problem
+        self.textProblems = textProblems
+        self.rawTexts = rawTexts
     }
 }
 

@@ -109,10 +109,9 @@ final class KeyRuns {
         guard let directory = directories.first(where: { access($0, W_OK | X_OK) == 0 }) else {
             throw Failure(reason: "no writable temporary directory among \(directories.joined(separator: ", "))")
         }
-        var template = Array((directory + "/moviecat-keys-XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw Failure(reason: "cannot make a temporary file in \(directory): \(String(cString: strerror(errno)))") }
-        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+        guard let (fd, _) = TemporaryFiles.make(directory + "/moviecat-keys-XXXXXX", remembered: false) else {
+            throw Failure(reason: "cannot make a temporary file in \(directory): \(String(cString: strerror(errno)))")
+        }
         guard let file = fdopen(fd, "w+") else {
             close(fd)
             throw Failure(reason: "cannot open a temporary file: \(String(cString: strerror(errno)))")

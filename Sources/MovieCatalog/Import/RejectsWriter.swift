@@ -86,13 +86,10 @@ final class RejectsWriter {
         let destination = try Self.destination(path)
         (renamedTo, copyFlags) = (destination.renamedTo, destination.copyFlags)
         // A name of its own (mkstemp: no file or link of that name is followed or reused).
-        var template = Array((destination.directory + "/.moviecat-rejects-XXXXXX").utf8CString)
-        let fd = mkstemp(&template)
-        guard fd >= 0 else {
+        guard let (fd, temporary) = TemporaryFiles.make(destination.directory + "/.moviecat-rejects-XXXXXX", remembered: true) else {
             throw CatalogError(.ioError, "cannot write rejects to \(path.quotedForMessage): \(String(cString: strerror(errno)))")
         }
-        temporaryPath = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        TemporaryFiles.remember(temporaryPath)
+        temporaryPath = temporary
         // mkstemp makes it private (0600); the rejects file gets the usual mode.
         let mask = umask(0)
         umask(mask)

@@ -13,6 +13,25 @@ enum TemporaryFiles {
     nonisolated(unsafe) private static var handlersInstalled = false
     private static let signals = [SIGINT, SIGTERM, SIGHUP]
 
+    /// Makes a file of its own from `template` (`mkstemp`: its `XXXXXX` replaced) and returns it
+    /// open, with its path; nil with `errno` set when it cannot. `remembered`: removed if the
+    /// process is interrupted before `forget(path)`; else unlinked at once (open, it lives on
+    /// until closed). The signals wait meanwhile: one between the making and the remembering
+    /// or the unlinking left the file behind.
+    static func make(_ template: String, remembered: Bool) -> (fd: Int32, path: String)? {
+        var blocked = sigset_t(), previous = sigset_t()
+        sigemptyset(&blocked)
+        for signal in signals { sigaddset(&blocked, signal) }
+        pthread_sigmask(SIG_BLOCK, &blocked, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+        var bytes = Array(template.utf8CString)
+        let fd = mkstemp(&bytes)
+        guard fd >= 0 else { return nil }
+        let path = String(decoding: bytes.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        if remembered { remember(path) } else { unlink(path) }
+        return (fd, path)
+    }
+
     /// Removes `path` if the process is interrupted before `forget(path)`.
     static func remember(_ path: String) {
         guard let slot = paths.firstIndex(where: { $0 == nil }) else { return }
