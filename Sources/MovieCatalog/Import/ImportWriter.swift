@@ -26,6 +26,9 @@ final class ImportWriter {
     /// within it. One inserted by an earlier input of the command is a stored movie to this one,
     /// as if the files were imported in turn (`--on-duplicate` applies; its update counts).
     private var maxIDBeforeInput: Int64
+    /// The largest id before the command: a larger one is a movie an earlier input added (its
+    /// `--on-duplicate fail` says so, as the movie it names is gone once the import fails).
+    private let maxIDBeforeImport: Int64
     /// Whether the catalog had movies when the current input began (a sqlite3 user may have
     /// given them ids 0 and below).
     private var hadMovies: Bool
@@ -71,6 +74,7 @@ final class ImportWriter {
         self.db = db
         self.policy = policy
         maxIDBeforeInput = Int64(try db.intScalar("SELECT ifnull(max(id), 0) FROM movies"))
+        maxIDBeforeImport = maxIDBeforeInput
         hadMovies = try db.intScalar("SELECT EXISTS (SELECT 1 FROM movies)") == 1
         identity = try MovieIdentity(db: db)
         saver = try MovieSaver(db: db)
@@ -112,7 +116,8 @@ final class ImportWriter {
                 case .fail:
                     // A ratings file's row has no title: it is its IMDb id.
                     let named = row.present.contains(.title) ? "\(row.title.quotedForMessage)" : row.movie.imdbID ?? "the row"
-                    throw CatalogError(.dataError, "\(file):\(row.line): \(named) is already in the catalog as \(try identity.describe(id)) (--on-duplicate fail)")
+                    let earlier = id > maxIDBeforeImport ? ", added by an earlier file of this import" : ""
+                    throw CatalogError(.dataError, "\(file):\(row.line): \(named) is already in the catalog as \(try identity.describe(id))\(earlier) (--on-duplicate fail)")
                 case .update: repeated = try touchStored(id)
                 }
             }
