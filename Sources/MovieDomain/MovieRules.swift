@@ -27,7 +27,10 @@ public enum MovieRules {
             return .success(.text(raw.precomposed))
         case .year:
             guard let year = wholeNumber(raw) ?? ValueParsing.yearOfDate(raw) else {
-                return isDigits(raw) ? refuse("is outside \(rangeText(years))") : refuse("is not a whole number")
+                if isDigits(raw) { return refuse("is outside \(rangeText(years))") }
+                // `1994-13-01`, `1994-02-30`: written as a date, and no date.
+                let dated = raw.utf8.count >= 7 && raw.utf8.prefix(4).allSatisfy { $0 >= 48 && $0 <= 57 } && raw.utf8.dropFirst(4).first == UInt8(ascii: "-")
+                return refuse(dated ? "is not a date (nor a year)" : "is not a whole number")
             }
             return years.contains(year) ? .success(.integer(year)) : refuse("is outside \(rangeText(years))")
         case .rating:
@@ -47,7 +50,7 @@ public enum MovieRules {
             }
             return .success(.text(id))
         case .duration:
-            if raw.hasPrefix("-") { return refuse("is negative; durations are positive minutes") }
+            if raw.hasPrefix("-") && raw.utf8.contains(where: { $0 >= 49 && $0 <= 57 }) { return refuse("is negative; durations are positive minutes") }
             guard let minutes = ValueParsing.minutes(raw) ?? wholeNumber(raw) else {
                 if isDigits(raw) { return refuse("is longer than \(Int.max) minutes") }
                 return refuse("is not a duration (use 120, 2h, 1h 30m or 1:30:00)")

@@ -41,6 +41,8 @@ import Testing
         Case(field: .title, cell: .text("   "), message: "m.csv:7: title: is blank"),
         Case(field: .year, cell: .text("99999"), message: "m.csv:7: year: '99999' is outside 1870..2100"),
         Case(field: .year, cell: .text("19x4"), message: "year: '19x4' is not a whole number"),
+        Case(field: .year, cell: .text("1994-13-01"), message: "year: '1994-13-01' is not a date (nor a year)"),
+        Case(field: .duration, cell: .text("-0"), message: "duration: '-0' is not a positive duration"),
         Case(field: .rating, cell: .text("11"), message: "m.csv:7: rating: '11' is outside 0..10"),
         Case(field: .rating, cell: .text("-0.5"), message: "outside 0..10"),
         Case(field: .rating, cell: .text("good"), message: "rating: 'good' is not a number"),
