@@ -158,6 +158,30 @@ import Testing
         #expect(try box.sql("SELECT title FROM movies WHERE year = 2000") == ["Crouching Tiger, Hidden Dragon"])
     }
 
+    @Test("a Letterboxd list export: the list's own lines before the films' header are passed over; its films merge with the others")
+    func letterboxdList() throws {
+        let box = try Sandbox()
+        try Self.fixture(box, "letterboxd-watched.csv")
+        #expect(try box.moviecat("import", "letterboxd-watched.csv").status == 0)
+        try Self.fixture(box, "letterboxd-list.csv")
+        let run = try box.moviecat("import", "letterboxd-list.csv")
+        #expect(run.status == 0, "\(run)")
+        #expect(run.reports == [ReportLine(file: "letterboxd-list.csv", read: 3, inserted: 1, updated: 2)], "\(run)")
+        #expect(run.errorLines.contains("letterboxd-list.csv: Letterboxd list export layout"), "\(run)")
+        #expect(run.errorLines.contains("letterboxd-list.csv: ignored columns: Position, URL, Description"), "\(run)")
+        #expect(try box.rows("SELECT title, year FROM movies ORDER BY title") == [["Amélie", "2001"], ["Crouching Tiger, Hidden Dragon", "2000"], ["Spirited Away", "2001"]])
+        // Imported again: nothing new.
+        #expect(try box.moviecat("import", "letterboxd-list.csv").reports == [ReportLine(file: "letterboxd-list.csv", read: 3, updated: 3)])
+        // A problem names the file's own line (the list's lines and a review's line break counted).
+        try box.write("bad-list.csv", "Letterboxd list export v7\nDate,Name,Tags,URL,Description\n2024-01-14,L,,u,\n\nPosition,Name,Year,URL,Description\n1,\"Two\nLines\",20x1,u,\n")
+        let bad = try box.moviecat("import", "bad-list.csv")
+        #expect(bad.errorLines.first == "bad-list.csv:6: year: '20x1' is not a whole number", "\(bad)")
+        // Cut short before the films' header: said so.
+        try box.write("cut.csv", "Letterboxd list export v7\nDate,Name,Tags,URL,Description\n")
+        let cut = try box.moviecat("import", "cut.csv")
+        #expect(cut.status == 65 && cut.errorLines.last == "moviecat: error: cut.csv:1: a Letterboxd list export without the films' header (Position,Name,Year,URL) in the lines after it", "\(cut)")
+    }
+
     @Test("MovieLens movies.csv: the year leaves the title, articles move to the front, no genres means none")
     func movielens() throws {
         let box = try Sandbox()

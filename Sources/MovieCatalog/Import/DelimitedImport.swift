@@ -2,12 +2,31 @@ import MovieDomain
 import SQLiteStore
 /// CSV and TSV input for the importer: a header row, then one record per row.
 extension Importer {
+    /// The first line of a Letterboxd list export (`Letterboxd list export v7`).
+    static let letterboxdListPreamble = "Letterboxd list export"
+
+    /// The header row: the first record, but for a Letterboxd list export, which opens with the
+    /// list's own lines (`Letterboxd list export v7`, a header and a row about the list, a blank
+    /// line) before the films' header.
+    static func header(_ reader: DelimitedReader, name: String) throws -> [String] {
+        var header = reader.strings()
+        guard header.count == 1, header[0].hasPrefix(letterboxdListPreamble) else { return header }
+        let preamble = reader.recordLine
+        repeat {
+            guard try reader.next(), reader.recordLine - preamble < 12 else {
+                throw CatalogError(.dataError, "\(name):\(preamble): a Letterboxd list export without the films' header (Position,Name,Year,URL) in the lines after it")
+            }
+            header = reader.strings()
+        } while !header.contains(where: { $0.trimmingWhitespace().lowercased() == "position" })
+        return header
+    }
+
     func importDelimited(_ input: ByteReader, dialect: DelimitedReader.Dialect) throws {
         let reader = DelimitedReader(input: input, dialect: dialect)
         guard try reader.next() else {
             throw CatalogError(.dataError, "\(input.name):1: empty file: expected a header row naming the columns")
         }
-        let header = reader.strings()
+        let header = try Importer.header(reader, name: input.name)
         let (plan, columns, ignored) = try ImportPlan.make(header: header, source: "\(input.name):\(reader.recordLine)",
                                                            options: options)
         describe(plan, ignored: ignored)

@@ -58,6 +58,11 @@ public struct ImportLayout: Sendable, Equatable {
             mapping: [("Name", .title), ("Year", .year)],
             defaultWhere: [], rules: []),
         ImportLayout(
+            name: "letterboxd-list", title: "Letterboxd list export layout",
+            keyColumns: ["Position", "Name", "Year", "URL"], absentColumns: [],
+            mapping: [("Name", .title), ("Year", .year)],
+            defaultWhere: [], rules: []),
+        ImportLayout(
             name: "movielens", title: "MovieLens movies.csv layout",
             keyColumns: ["movieId", "title", "genres"], absentColumns: ["year"],
             mapping: [("title", .title), ("genres", .genres), ("imdbId", .imdbID)],
