@@ -62,6 +62,15 @@ public struct ImportLayout: Sendable, Equatable {
             keyColumns: ["Position", "Name", "Year", "URL"], absentColumns: [],
             mapping: [("Name", .title), ("Year", .year)],
             defaultWhere: [], rules: []),
+    ] + ["movie", "show", "episode"].map { first in
+        // History, watchlist and list exports mix in shows and episodes (left out by their
+        // `type`), and may begin with one.
+        ImportLayout(
+            name: "trakt", title: "Trakt export layout",
+            keyColumns: first == "movie" ? ["movie.title", "movie.ids.trakt"] : ["type", "\(first).ids.trakt"], absentColumns: [],
+            mapping: [("movie.title", .title), ("movie.year", .year), ("movie.ids.imdb", .imdbID)],
+            defaultWhere: [("type", ["movie"])], rules: [])
+    } + [
         ImportLayout(
             name: "movielens", title: "MovieLens movies.csv layout",
             keyColumns: ["movieId", "title", "genres"], absentColumns: ["year"],

@@ -38,11 +38,14 @@ struct RowCondition: Sendable {
     let values: [String]
     /// The allowed values' bytes, ASCII lower-cased.
     private let lowered: [[UInt8]]
+    /// Whether `--where` gave it (else it is a layout's default).
+    let given: Bool
 
-    init(column: Int, name: String, values: [String]) {
+    init(column: Int, name: String, values: [String], given: Bool = true) {
         self.column = column
         self.name = name
         self.values = values
+        self.given = given
         lowered = values.map { Array($0.utf8).map(RowCondition.lower) }
     }
 
@@ -196,7 +199,7 @@ struct ImportPlan {
         let layout = Self.layout(for: keys, choice: options.layout)
         let mapping = FieldMapping(overrides: options.mapping.overrides, layout: layout)
         let conditions = clauses(layout: layout, wheres: options.wheres).map {
-            RowCondition(column: -1, name: $0.column, values: $0.values)
+            RowCondition(column: -1, name: $0.column, values: $0.values, given: $0.given)
         }
         let fields = Set(keys.compactMap(mapping.field(for:)))
         return ImportPlan(layout: layout, mapping: mapping, conditions: conditions,

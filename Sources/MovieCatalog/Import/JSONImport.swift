@@ -21,15 +21,16 @@ extension Importer {
                     try Importer.checkRequiredKey(plan, seen: requiredSeen, firstKeys: firstKeys, file: name)
                     return false
                 }
+                let members = Importer.flattened(record.members)
                 if plan == nil {
-                    firstKeys = record.members.map(\.key)
+                    firstKeys = members.compactMap { if case .object = $0.value { nil } else { $0.key } }
                     let made = ImportPlan.make(keys: firstKeys, options: options)
                     plan = made
                     batch.note = made.note
                 }
                 let plan = plan!
                 if !plan.conditions.isEmpty
-                    && !Importer.passes(record, plan.conditions, seen: &conditionKeysSeen) {
+                    && !Importer.passes(members, plan.conditions, seen: &conditionKeysSeen) {
                     batch.filtered += 1
                     return true
                 }
@@ -37,13 +38,16 @@ extension Importer {
                 // Fields read from a key named exactly as `--map` names it (a bit each): another
                 // key differing only in case then feeds them no more, in either order.
                 var exactFields = 0
-                for member in record.members {
+                for member in members {
                     let field: MovieField?
                     if let cached = fieldOfKey[member.key] {
                         field = cached
                     } else {
                         field = plan.mapping.field(for: member.key)
-                        let ignored = field == nil && !plan.conditions.contains(where: { $0.name.lowercased() == member.key.lowercased() })
+                        // A nested object is named by its members (`movie.ids.slug`), not as itself.
+                        var nested = false
+                        if case .object = member.value { nested = true }
+                        let ignored = field == nil && !nested && !plan.conditions.contains(where: { $0.name.lowercased() == member.key.lowercased() })
                         // Keys remembered, and named, up to a bound: records each with a key of
                         // their own must not grow memory with the file.
                         if fieldOfKey.count < Importer.keysRemembered {
@@ -66,7 +70,11 @@ extension Importer {
                 // a NUL anywhere, or the value of a key that feeds a field or a --where.
                 let spoiled = record.textProblems.first { problem in
                     guard let key = problem.key else { return true }
-                    return plan.mapping.field(for: key) != nil || plan.conditions.contains { $0.name.lowercased() == key.lowercased() }
+                    // The key, or a member nested in it (`movie.title` for a problem under `movie`).
+                    return members.contains { member in
+                        (member.key == key || member.key.hasPrefix(key + "."))
+                            && (plan.mapping.field(for: member.key) != nil || plan.conditions.contains { $0.name.lowercased() == member.key.lowercased() })
+                    }
                 }
                 if let spoiled {
                     batch.append(.invalid([ImportProblem(file: name, line: record.line, field: "record", reason: spoiled.reason)]),
@@ -84,15 +92,34 @@ extension Importer {
     /// How many distinct JSON keys an input's reading remembers.
     static let keysRemembered = 1_000
 
-    /// Whether a record's keys hold allowed values for every condition (a missing key does not).
-    static func passes(_ record: JSONRecord, _ conditions: [RowCondition], seen: inout Set<String>) -> Bool {
+    /// A record's members with each nested object's members beside it as `key.sub` (`movie.title`,
+    /// `movie.ids.imdb`, four levels deep at most): Trakt's exports and many API results nest the
+    /// movie in an object. The object itself stays, for a field it would feed to refuse.
+    static func flattened(_ members: [JSONMember]) -> [JSONMember] {
+        guard members.contains(where: { if case .object = $0.value { true } else { false } }) else { return members }
+        var out: [JSONMember] = []
+        func add(_ members: [JSONMember], prefix: String, depth: Int) {
+            for member in members {
+                let key = prefix + member.key
+                out.append(prefix.isEmpty ? member : JSONMember(key: key, value: member.value))
+                if case .object(let inner) = member.value, depth < 4 { add(inner, prefix: key + ".", depth: depth + 1) }
+            }
+        }
+        add(members, prefix: "", depth: 1)
+        return out
+    }
+
+    /// Whether a record's keys hold allowed values for every condition. A missing key fails a
+    /// condition `--where` gives; a layout's default applies only where the key is (a Trakt
+    /// export of movies alone has no `type`).
+    static func passes(_ members: [JSONMember], _ conditions: [RowCondition], seen: inout Set<String>) -> Bool {
         var passes = true
         for condition in conditions {
             let key = condition.name.lowercased()
             // The key named exactly as given, else one differing in case (as for columns).
-            guard let member = record.members.first(where: { $0.key == condition.name })
-                    ?? record.members.first(where: { $0.key.lowercased() == key }) else {
-                passes = false
+            guard let member = members.first(where: { $0.key == condition.name })
+                    ?? members.first(where: { $0.key.lowercased() == key }) else {
+                if condition.given { passes = false }
                 continue
             }
             seen.insert(key)
