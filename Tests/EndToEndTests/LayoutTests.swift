@@ -93,13 +93,28 @@ import Testing
             "position","const","created","modified","description","Title","Title type","Directors","You rated","IMDb Rating","Runtime (mins)","Year","Genres","Num. Votes","Release Date (month/day/year)","URL"
             "1","tt0111161","Mon Jan  2 00:00:00 2012","","","The Shawshank Redemption","Feature Film","Frank Darabont","10","9.3","142","1994","drama","1500000","1994-09-23","http://www.imdb.com/title/tt0111161/"
             "2","tt0903747","Mon Jan  2 00:00:00 2012","","","Breaking Bad","TV Series","","9","9.5","49","2008","crime, drama","1800000","2008-01-20","http://www.imdb.com/title/tt0903747/"
+            "3","tt0387412","Mon Jan  2 00:00:00 2012","","","Grizzly Man","Documentary","Werner Herzog","8","7.8","0","2005","documentary","52000","2005-08-12","http://www.imdb.com/title/tt0387412/"
 
             """)
         let run = try box.moviecat("import", "old.csv")
         #expect(run.status == 0, "\(run)")
-        #expect(run.reports == [ReportLine(file: "old.csv", read: 2, inserted: 1, filtered: 1)], "\(run)")
-        #expect(try box.rows("SELECT title, year, rating, duration_minutes, imdb_id FROM movies")
-                == [["The Shawshank Redemption", "1994", "9.3", "142", "tt0111161"]])
+        #expect(run.reports == [ReportLine(file: "old.csv", read: 3, inserted: 2, filtered: 1)], "\(run)")
+        // A documentary is a film; its "Num. Votes" are votes; a runtime of 0 is none known.
+        #expect(try box.rows("SELECT title, year, rating, votes, duration_minutes, imdb_id FROM movies ORDER BY id")
+                == [["The Shawshank Redemption", "1994", "9.3", "1500000", "142", "tt0111161"], ["Grizzly Man", "2005", "7.8", "52000", sqlNull, "tt0387412"]])
+    }
+
+    @Test("IMDb title.basics: a runtime of 0 is none known, not a row that stops the dataset's import")
+    func basicsZeroRuntime() throws {
+        let box = try Sandbox()
+        try box.write("basics.tsv", "tconst\ttitleType\tprimaryTitle\toriginalTitle\tisAdult\tstartYear\tendYear\truntimeMinutes\tgenres\n"
+            + "tt0000001\tmovie\tUntimed\tUntimed\t0\t1999\t\\N\t0\tDrama\ntt0000002\tmovie\tTimed\tTimed\t0\t2000\t\\N\t90\t\\N\n")
+        let run = try box.moviecat("import", "basics.tsv")
+        #expect(run.status == 0 && run.reports == [ReportLine(file: "basics.tsv", read: 2, inserted: 2)], "\(run)")
+        #expect(try box.rows("SELECT title, duration_minutes FROM movies ORDER BY id") == [["Untimed", sqlNull], ["Timed", "90"]])
+        // Elsewhere a 0-minute movie is still refused.
+        try box.write("plain.csv", "title,duration\nZero,0\n")
+        #expect(try box.moviecat("import", "plain.csv").status == 65)
     }
 
     @Test("an IMDb export, then basics, then ratings, then the same again: the re-import inserts nothing")
@@ -108,7 +123,7 @@ import Testing
         try Self.fixture(box, "imdb-ratings-export.csv")
         let export = try box.moviecat("import", "imdb-ratings-export.csv")
         #expect(export.reports == [ReportLine(file: "imdb-ratings-export.csv", read: 6, inserted: 4, filtered: 2)], "\(export)")
-        #expect(export.errorLines.contains("imdb-ratings-export.csv: IMDb list export layout; where Title Type=movie,tvMovie,TV Movie,Feature Film"), "\(export)")
+        #expect(export.errorLines.contains("imdb-ratings-export.csv: IMDb list export layout; where Title Type=movie,tvMovie,TV Movie,Feature Film,Documentary"), "\(export)")
         #expect(export.errorLines.contains("imdb-ratings-export.csv: ignored columns: Your Rating, Date Rated, Original Title, URL, Release Date, Directors"), "\(export)")
         #expect(try box.rows("SELECT title, year, rating, votes, duration_minutes, imdb_id FROM movies WHERE imdb_id = 'tt0068646'")
                 == [["The Godfather", "1972", "9.2", "2100000", "175", "tt0068646"]])

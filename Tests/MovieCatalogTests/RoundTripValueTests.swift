@@ -64,7 +64,8 @@ import Testing
         let (plan, columns, _) = try ImportPlan.make(header: reader.strings(), source: "-:1", options: ImportOptions())
         #expect(try reader.next())
         let decoded = Importer.decode(reader, file: "-", fieldCount: MovieWriter.fieldNames.count,
-                                      columnOf: MovieField.allCases.map { columns[$0] }, nullMarker: tsv ? "\\N" : nil, plan: plan)
+                                      columnOf: MovieField.allCases.map { columns[$0] }, nullMarker: tsv ? "\\N" : nil, plan: plan,
+                                      rowRules: plan.rowRules, zeroIsUnknown: plan.zeroIsUnknown)
         guard case .valid(let row) = decoded else { Issue.record("\(text): \(decoded)"); return }
         #expect(row.movie[c.field] == c.value, "\(text)")
     }

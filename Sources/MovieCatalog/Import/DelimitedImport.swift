@@ -34,6 +34,7 @@ extension Importer {
         reader.conditions = plan.conditions
         let columnOf = MovieField.allCases.map { columns[$0] }
         let nullMarker = dialect == .tsv ? "\\N" : nil
+        let rowRules = plan.rowRules, zeroIsUnknown = plan.zeroIsUnknown
         let name = input.name
         let handoff = Handoff(value: reader)
         try streamRows(from: input, header: header) { _ in
@@ -45,7 +46,8 @@ extension Importer {
                     return true
                 }
                 batch.append(Importer.decode(reader, file: name, fieldCount: header.count, columnOf: columnOf,
-                                             nullMarker: nullMarker, plan: plan), raw: reader.fieldBytes())
+                                             nullMarker: nullMarker, plan: plan, rowRules: rowRules, zeroIsUnknown: zeroIsUnknown),
+                             raw: reader.fieldBytes())
                 return true
             }
         }
@@ -53,7 +55,7 @@ extension Importer {
 
     /// Validates the reader's current record.
     static func decode(_ reader: DelimitedReader, file: String, fieldCount: Int, columnOf: [Int?],
-                       nullMarker: String?, plan: ImportPlan) -> DecodedRow {
+                       nullMarker: String?, plan: ImportPlan, rowRules: [ImportLayout.ValueRule], zeroIsUnknown: Int) -> DecodedRow {
         let line = reader.recordLine
         if reader.fieldCount != fieldCount {
             return .invalid([ImportProblem(file: file, line: line, field: "record",
@@ -67,12 +69,13 @@ extension Importer {
                 guard let column = columnOf[field.rawValue] else { return .absent }
                 guard let text = record.string(column) else { return .invalidUTF8 }
                 if text.isEmpty || text == nullMarker { return .null }
+                if zeroIsUnknown & (1 << field.rawValue) != 0 && text == "0" { return .null }
                 return .text(text)
             }
-            if plan.rules.isEmpty { return RowDecoder.decode(file: file, line: line, required: plan.required, cell: cell) }
+            if rowRules.isEmpty { return RowDecoder.decode(file: file, line: line, required: plan.required, cell: cell) }
             // A layout's rules see the whole row (a MovieLens title gives the year too).
             var cells = MovieField.allCases.map(cell)
-            for rule in plan.rules { rule.apply(to: &cells) }
+            for rule in rowRules { rule.apply(to: &cells) }
             return RowDecoder.decode(file: file, line: line, required: plan.required) { cells[$0.rawValue] }
         }
     }

@@ -107,9 +107,9 @@ public final class DelimitedReader {
             isFilteredOut = false
             recordLine = line
             guard try readRecord() else { return false }
-            // A blank line is one empty field (or spaces and tabs alone): skip it rather than
-            // report a record with too few fields.
-            if fieldEnds.count == 1 && storage.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
+            // A blank line (one empty field, or spaces and tabs alone) and a row of empty fields
+            // alone (`,,,`: a spreadsheet's empty row) hold nothing: skipped, not reported.
+            if storage.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
             return true
         }
     }

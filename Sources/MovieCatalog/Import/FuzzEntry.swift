@@ -12,12 +12,12 @@ public enum FuzzEntry {
             let header = reader.strings()
             reader.conditions = [RowCondition(column: 1, name: "kind", values: ["movie", "tvMovie"])]
             let columnOf = MovieField.allCases.map { $0.rawValue < header.count ? $0.rawValue : nil }
-            let plan = ImportPlan(layout: ImportLayout.recognise(header) ?? ImportLayout.all[4],
+            let plan = ImportPlan(layout: ImportLayout.recognise(header) ?? ImportLayout.named("movielens")!,
                                   mapping: FieldMapping(), conditions: [], updateOnly: data.count % 2 == 0)
             while try reader.next() {
                 if reader.isFilteredOut { continue }
                 _ = Importer.decode(reader, file: "fuzz", fieldCount: header.count, columnOf: columnOf,
-                                    nullMarker: tsv ? "\\N" : nil, plan: plan)
+                                    nullMarker: tsv ? "\\N" : nil, plan: plan, rowRules: plan.rowRules, zeroIsUnknown: plan.zeroIsUnknown)
                 _ = reader.strings()
             }
         } catch {}

@@ -28,6 +28,9 @@ public struct ImportLayout: Sendable, Equatable {
         case yearInTitle
         /// A genres cell of exactly this text means no genres (`(no genres listed)`).
         case noGenres(String)
+        /// A value of `0` means none known (IMDb's runtime of a title nobody timed): a movie of
+        /// 0 minutes is refused, and one such row would stop a whole dataset's import.
+        case zeroIsUnknown(MovieField)
     }
 
     public static func == (a: ImportLayout, b: ImportLayout) -> Bool { a.name == b.name }
@@ -39,7 +42,7 @@ public struct ImportLayout: Sendable, Equatable {
             keyColumns: ["tconst", "titleType", "primaryTitle"], absentColumns: [],
             mapping: [("tconst", .imdbID), ("primaryTitle", .title), ("startYear", .year),
                       ("runtimeMinutes", .duration), ("genres", .genres)],
-            defaultWhere: [("titleType", ["movie", "tvMovie"]), ("isAdult", ["0"])], rules: []),
+            defaultWhere: [("titleType", ["movie", "tvMovie"]), ("isAdult", ["0"])], rules: [.zeroIsUnknown(.duration)]),
         ImportLayout(
             name: "imdb-ratings", title: "IMDb title.ratings layout",
             keyColumns: ["tconst", "averageRating", "numVotes"], absentColumns: ["primaryTitle", "title"],
@@ -49,9 +52,9 @@ public struct ImportLayout: Sendable, Equatable {
             name: "imdb-list", title: "IMDb list export layout",
             keyColumns: ["Const", "Title", "Title Type"], absentColumns: [],
             mapping: [("Const", .imdbID), ("Title", .title), ("Year", .year), ("Genres", .genres),
-                      ("IMDb Rating", .rating), ("Runtime (mins)", .duration), ("Num Votes", .votes)],
-            // Exports have written both spellings of a TV movie.
-            defaultWhere: [("Title Type", ["movie", "tvMovie", "TV Movie", "Feature Film"])], rules: []),
+                      ("IMDb Rating", .rating), ("Runtime (mins)", .duration), ("Num Votes", .votes), ("Num. Votes", .votes)],
+            // Exports have written both spellings of a TV movie; before 2017 a documentary was a type of its own.
+            defaultWhere: [("Title Type", ["movie", "tvMovie", "TV Movie", "Feature Film", "Documentary"])], rules: [.zeroIsUnknown(.duration)]),
         ImportLayout(
             name: "letterboxd", title: "Letterboxd export layout",
             keyColumns: ["Name", "Year", "Letterboxd URI"], absentColumns: [],

@@ -80,6 +80,10 @@ struct ImportPlan {
 
     /// The layout's value rules.
     var rules: [ImportLayout.ValueRule] { layout?.rules ?? [] }
+    /// The rules that need the whole row (a delimited row reads the others cell by cell).
+    var rowRules: [ImportLayout.ValueRule] { rules.filter { if case .zeroIsUnknown = $0 { false } else { true } } }
+    /// The fields whose `0` means none known, a bit each by `MovieField.rawValue`.
+    var zeroIsUnknown: Int { rules.reduce(0) { if case .zeroIsUnknown(let field) = $1 { $0 | 1 << field.rawValue } else { $0 } } }
 
     /// The field every row needs: the title, or the IMDb id of an update-only input.
     var required: MovieField { updateOnly ? .imdbID : .title }

@@ -9,6 +9,11 @@ extension ImportLayout.ValueRule {
             if case .text(let text) = cells[MovieField.genres.rawValue], text.trimmingWhitespace() == marker {
                 cells[MovieField.genres.rawValue] = .null
             }
+        case .zeroIsUnknown(let field):
+            switch cells[field.rawValue] {
+            case .text(let text), .number(let text): if text.trimmingWhitespace() == "0" { cells[field.rawValue] = .null }
+            default: break
+            }
         case .yearInTitle:
             guard case .text(let text) = cells[MovieField.title.rawValue] else { return }
             guard let (title, year) = ImportLayout.ValueRule.splitYear(text) else {
