@@ -284,7 +284,8 @@ extension ImportBehaviourTests {
     @Test("a doubled byte order mark is shown, a semicolon header gets a hint, unnamed and second columns are named by place",
           arguments: [
               ("bom.csv", "\u{FEFF}\u{FEFF}title,year\nA,2000\n", "moviecat: error: bom.csv:1: no title column (title or primaryTitle, or use --map title=COLUMN); the columns are '\\u{FEFF}title', 'year'"),
-              ("semi.csv", "title;year\nA;2000\n", "moviecat: error: semi.csv:1: no title column (title or primaryTitle, or use --map title=COLUMN); the columns are 'title;year'; the header is one column holding ';': save the file with commas (or tabs, as .tsv)"),
+              // A CSV is read with `;` when its header has no comma (see below); a TSV is not.
+              ("semi.tsv", "title;year\nA;2000\n", "moviecat: error: semi.tsv:1: no title column (title or primaryTitle, or use --map title=COLUMN); the columns are 'title;year'; the header is one column holding ';': save the file with commas (or tabs, as .tsv)"),
               ("cols.csv", "title,year,,,title\nA,2000,,,B\n", "cols.csv: ignored columns: column 3 (no name), column 4 (no name), title (column 5; column 1 is read)"),
           ])
     func header(_ name: String, _ text: String, _ line: String) throws {
@@ -293,6 +294,22 @@ extension ImportBehaviourTests {
         let run = try box.moviecat("import", name)
         #expect(run.errorLines.contains(line), "\(run)")
         #expect(run.status == (name == "cols.csv" ? 0 : 65), "\(run)")
+    }
+
+    @Test("a CSV whose header has semicolons and no comma (a European spreadsheet's) is read with ';', ratings with a decimal comma")
+    func semicolonCSV() throws {
+        let box = try Sandbox()
+        try box.write("eu.csv", "\u{FEFF}title;year;rating;genres\r\nAm\u{E9}lie;2001;8,3;Comedy, Romance\r\n\"Tiger; Dragon\";2000;7;Action\r\nBad;20x1;1,5;\r\n")
+        let run = try box.moviecat("import", "eu.csv", "--skip-invalid")
+        #expect(run.status == 0 && run.reports == [ReportLine(file: "eu.csv", read: 3, inserted: 2, rejected: 1)], "\(run)")
+        #expect(run.errorLines.contains("eu.csv: fields separated by ';', ratings with a decimal comma"), "\(run)")
+        #expect(run.errorLines.contains("eu.csv:4: year: '20x1' is not a whole number"), "\(run)")
+        #expect(try box.rows("SELECT title, year, rating FROM movies ORDER BY id") == [["Am\u{E9}lie", "2001", "8.3"], ["Tiger; Dragon", "2000", "7.0"]])
+        #expect(try box.sql("SELECT group_concat(g.code, '|') FROM movie_genres mg JOIN genres g ON g.id = mg.genre_id WHERE mg.movie_id = 1") == ["comedy|romance"])
+        // A comma in the header keeps the comma: `;` inside a field stays text.
+        try box.write("us.csv", "title,year\nA;B,2000\n")
+        #expect(try box.moviecat("import", "us.csv").status == 0)
+        #expect(try box.sql("SELECT title FROM movies WHERE year = 2000 AND title LIKE 'A%'") == ["A;B"])
     }
 
     @Test("a dry run says which genres it would add")

@@ -64,8 +64,8 @@ import Testing
         let (plan, columns, _) = try ImportPlan.make(header: reader.strings(), source: "-:1", options: ImportOptions())
         #expect(try reader.next())
         let decoded = Importer.decode(reader, file: "-", fieldCount: MovieWriter.fieldNames.count,
-                                      columnOf: MovieField.allCases.map { columns[$0] }, nullMarker: tsv ? "\\N" : nil, plan: plan,
-                                      rowRules: plan.rowRules, zeroIsUnknown: plan.zeroIsUnknown)
+                                      columnOf: MovieField.allCases.map { columns[$0] }, reading: Importer.CellReading(nullMarker: tsv ? "\\N" : nil, rowRules: plan.rowRules,
+                                                                    zeroIsUnknown: plan.zeroIsUnknown), plan: plan)
         guard case .valid(let row) = decoded else { Issue.record("\(text): \(decoded)"); return }
         #expect(row.movie[c.field] == c.value, "\(text)")
     }

@@ -21,8 +21,33 @@ extension Importer {
         return header
     }
 
+    /// How a row's cells are read beyond the plan's columns.
+    struct CellReading: Sendable {
+        /// The text that means null (TSV's `\N`).
+        var nullMarker: String?
+        /// The layout's rules that need the whole row, and the fields whose `0` is none known (bits).
+        var rowRules: [ImportLayout.ValueRule] = []
+        var zeroIsUnknown = 0
+        /// Ratings written with a decimal comma (`8,3`), as a CSV separated by `;` writes them.
+        var decimalComma = false
+    }
+
+    /// `;` when a CSV's header line holds semicolons and no comma: a spreadsheet's CSV saved
+    /// where the comma is the decimal sign (German, French, Dutch Excel). Else nil.
+    static func semicolonSeparator(_ input: ByteReader) throws -> UInt8? {
+        let head = try input.peek(1 << 16)
+        let line = head.prefix { $0 != 0x0A && $0 != 0x0D }
+        guard line.count < head.count || head.count < 1 << 16 else { return nil }
+        var quoted = false, commas = 0, semicolons = 0
+        for byte in line {
+            if byte == 0x22 { quoted.toggle() } else if !quoted && byte == 0x2C { commas += 1 } else if !quoted && byte == 0x3B { semicolons += 1 }
+        }
+        return commas == 0 && semicolons > 0 ? 0x3B : nil
+    }
+
     func importDelimited(_ input: ByteReader, dialect: DelimitedReader.Dialect) throws {
-        let reader = DelimitedReader(input: input, dialect: dialect)
+        let separator = dialect == .csv ? try Importer.semicolonSeparator(input) : nil
+        let reader = DelimitedReader(input: input, dialect: dialect, separator: separator)
         guard try reader.next() else {
             throw CatalogError(.dataError, "\(input.name):1: empty file: expected a header row naming the columns")
         }
@@ -30,11 +55,15 @@ extension Importer {
         let (plan, columns, ignored) = try ImportPlan.make(header: header, source: "\(input.name):\(reader.recordLine)",
                                                            options: options)
         describe(plan, ignored: ignored)
+        if separator != nil {
+            let said = "fields separated by ';', ratings with a decimal comma"
+            report.files[report.files.count - 1].note = report.files[report.files.count - 1].note.map { $0 + "; " + said } ?? said
+        }
         // Rows left out are skipped while scanning, before any field is read.
         reader.conditions = plan.conditions
         let columnOf = MovieField.allCases.map { columns[$0] }
-        let nullMarker = dialect == .tsv ? "\\N" : nil
-        let rowRules = plan.rowRules, zeroIsUnknown = plan.zeroIsUnknown
+        let reading = CellReading(nullMarker: dialect == .tsv ? "\\N" : nil, rowRules: plan.rowRules,
+                                  zeroIsUnknown: plan.zeroIsUnknown, decimalComma: separator != nil)
         let name = input.name
         let handoff = Handoff(value: reader)
         try streamRows(from: input, header: header) { _ in
@@ -46,7 +75,7 @@ extension Importer {
                     return true
                 }
                 batch.append(Importer.decode(reader, file: name, fieldCount: header.count, columnOf: columnOf,
-                                             nullMarker: nullMarker, plan: plan, rowRules: rowRules, zeroIsUnknown: zeroIsUnknown),
+                                             reading: reading, plan: plan),
                              raw: reader.fieldBytes())
                 return true
             }
@@ -55,7 +84,7 @@ extension Importer {
 
     /// Validates the reader's current record.
     static func decode(_ reader: DelimitedReader, file: String, fieldCount: Int, columnOf: [Int?],
-                       nullMarker: String?, plan: ImportPlan, rowRules: [ImportLayout.ValueRule], zeroIsUnknown: Int) -> DecodedRow {
+                       reading: CellReading, plan: ImportPlan) -> DecodedRow {
         let line = reader.recordLine
         if reader.fieldCount != fieldCount {
             return .invalid([ImportProblem(file: file, line: line, field: "record",
@@ -68,14 +97,15 @@ extension Importer {
             func cell(_ field: MovieField) -> Cell {
                 guard let column = columnOf[field.rawValue] else { return .absent }
                 guard let text = record.string(column) else { return .invalidUTF8 }
-                if text.isEmpty || text == nullMarker { return .null }
-                if zeroIsUnknown & (1 << field.rawValue) != 0 && text == "0" { return .null }
+                if text.isEmpty || text == reading.nullMarker { return .null }
+                if reading.zeroIsUnknown & (1 << field.rawValue) != 0 && text == "0" { return .null }
+                if reading.decimalComma && field == .rating { return .text(text.replacing(",", with: ".")) }
                 return .text(text)
             }
-            if rowRules.isEmpty { return RowDecoder.decode(file: file, line: line, required: plan.required, cell: cell) }
+            if reading.rowRules.isEmpty { return RowDecoder.decode(file: file, line: line, required: plan.required, cell: cell) }
             // A layout's rules see the whole row (a MovieLens title gives the year too).
             var cells = MovieField.allCases.map(cell)
-            for rule in rowRules { rule.apply(to: &cells) }
+            for rule in reading.rowRules { rule.apply(to: &cells) }
             return RowDecoder.decode(file: file, line: line, required: plan.required) { cells[$0.rawValue] }
         }
     }

@@ -35,10 +35,10 @@ public final class DelimitedReader {
     private var line = 1
     private var started = false
 
-    /// Creates a reader of `input` in the given dialect.
-    public init(input: ByteReader, dialect: Dialect) {
+    /// Creates a reader of `input` in the given dialect (`separator`: a CSV's other than `,`).
+    public init(input: ByteReader, dialect: Dialect, separator: UInt8? = nil) {
         self.input = input
-        separator = dialect == .csv ? UInt8(ascii: ",") : UInt8(ascii: "\t")
+        self.separator = separator ?? (dialect == .csv ? UInt8(ascii: ",") : UInt8(ascii: "\t"))
         quoting = dialect == .csv
         storage.reserveCapacity(4096)
         fieldEnds.reserveCapacity(32)

@@ -17,7 +17,7 @@ public enum FuzzEntry {
             while try reader.next() {
                 if reader.isFilteredOut { continue }
                 _ = Importer.decode(reader, file: "fuzz", fieldCount: header.count, columnOf: columnOf,
-                                    nullMarker: tsv ? "\\N" : nil, plan: plan, rowRules: plan.rowRules, zeroIsUnknown: plan.zeroIsUnknown)
+                                    reading: Importer.CellReading(nullMarker: tsv ? "\\N" : nil, rowRules: plan.rowRules, zeroIsUnknown: plan.zeroIsUnknown), plan: plan)
                 _ = reader.strings()
             }
         } catch {}
