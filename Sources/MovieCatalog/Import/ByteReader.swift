@@ -40,6 +40,12 @@ public final class ByteReader {
     /// Whether the first bytes were looked at for the gzip magic number yet.
     private var sniffed = false
 
+    /// Whether the input is read as Windows-1252 (its first bytes were not UTF-8), turned into UTF-8.
+    public private(set) var isWindows1252 = false
+    /// Whether the first plain bytes were looked at for their encoding yet (set before the first
+    /// read; CSV and TSV are: JSON is UTF-8 by its standard, and no tool writes it otherwise).
+    var encodingSniffed = true
+
     /// Whether the input is gzip data being inflated.
     public var isCompressed: Bool { inflater != nil }
 
@@ -146,8 +152,42 @@ public final class ByteReader {
         return true
     }
 
-    /// Reads plain bytes: inflated when the input is gzip (told by its first two bytes).
+    /// Reads text as UTF-8: Windows-1252 turned into it when the input's first bytes are that.
     private func readSome(into destination: UnsafeMutablePointer<UInt8>, count: Int) throws -> Int {
+        if !encodingSniffed { try sniffEncoding() }
+        // A byte of Windows-1252 may take three of UTF-8: read a third of the room.
+        if isWindows1252 { return Windows1252.transcode(destination, count: try readPlain(into: destination, count: max(1, count / 3))) }
+        return try readPlain(into: destination, count: count)
+    }
+
+    /// Reads the first 64 KiB (or all there is) ahead, tells their encoding, and keeps them to be
+    /// handed out first.
+    private func sniffEncoding() throws {
+        encodingSniffed = true
+        var head = [UInt8](repeating: 0, count: 1 << 16)
+        var filled = 0
+        while filled < head.count {
+            let n = try head.withUnsafeMutableBufferPointer { try readPlain(into: $0.baseAddress! + filled, count: $0.count - filled) }
+            filled += n
+            // A pipe: what its first read gives (more may be long in coming, or never).
+            if n == 0 || totalBytes == nil { break }
+        }
+        head.removeSubrange(filled...)
+        isWindows1252 = head.withUnsafeBufferPointer(Windows1252.looksLikeIt)
+        pushBack = head
+    }
+
+    /// Bytes read ahead and not yet handed out (the first 64 KiB, read to tell the encoding).
+    private var pushBack: [UInt8] = []
+
+    /// Reads plain bytes: inflated when the input is gzip (told by its first two bytes).
+    private func readPlain(into destination: UnsafeMutablePointer<UInt8>, count: Int) throws -> Int {
+        if !pushBack.isEmpty {
+            let n = min(count, pushBack.count)
+            pushBack.withUnsafeBufferPointer { destination.update(from: $0.baseAddress!, count: n) }
+            pushBack.removeFirst(n)
+            return n
+        }
         if let inflater { return try inflater.inflate(into: destination, count: count, readRaw: readRaw) }
         guard !sniffed else { return try readRaw(into: destination, count: count) }
         sniffed = true

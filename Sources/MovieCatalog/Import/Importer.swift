@@ -42,6 +42,8 @@ public final class Importer {
                 let what = path == "-" ? "standard input" : "\(path.quotedForMessage)"
                 throw CatalogError(.usage, "cannot tell the format of \(what); use --format csv|tsv|json|jsonl")
             }
+            // Excel's CSV on Windows is Windows-1252: told from UTF-8 by its first bytes.
+            if format == .csv || format == .tsv { input.encodingSniffed = false }
             return ImportInput(reader: input, format: format)
         }
     }
@@ -142,6 +144,10 @@ public final class Importer {
         case .jsonl: try importJSON(input, mode: .lines)
         }
         let last = report.files.count - 1
+        if input.isWindows1252 {
+            let said = "read as Windows-1252 (its bytes are not UTF-8)"
+            report.files[last].note = report.files[last].note.map { $0 + "; " + said } ?? said
+        }
         if let folded = try writer?.endOfInput(), folded.notInserted > 0 {
             report.files[last].counts.inserted -= folded.notInserted
             report.files[last].counts.repeated += folded.repeated
