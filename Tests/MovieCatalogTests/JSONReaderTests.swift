@@ -157,6 +157,15 @@ private func member(_ key: String, _ value: JSONValue) -> JSONMember { JSONMembe
         #expect(key[0].textProblems.map(\.key) == [nil])
     }
 
+    @Test("an object holding the array, as API results do: its first array's objects are the records")
+    func wrappedArray() throws {
+        let text = #"{"page": 1, "meta": {"n": [1, 2]}, "results": [{"a": "x"},"# + "\n" + #"{"a": "y"}], "total": 2, "more": [3]}"#
+        let result = try records(text)
+        #expect(result.map(\.members) == [[member("a", .string("x"))], [member("a", .string("y"))]])
+        #expect(result.map(\.line) == [1, 2])
+        #expect(try records(#"{"Items": []}"#).isEmpty)
+    }
+
     @Test("raw emoji and non-ASCII text in keys and values")
     func nonASCII() throws {
         let record = try #require(try records(#"[{"titre":"Amélie","原題":"千と千尋の神隠し","e":"👩‍👩‍👧 🎬"}]"#).first)
@@ -293,7 +302,10 @@ private func member(_ key: String, _ value: JSONValue) -> JSONMember { JSONMembe
         // Array structure
         .text("empty input", "", "t.json:1: empty input, expected a JSON array"),
         .text("blank input", "\n \n", "t.json:3: empty input, expected a JSON array"),
-        .text("top-level object", "{\"a\":1}", "t.json:1: expected a JSON array of objects, found '{' (for one object a line, JSON Lines, use --format jsonl)"),
+        .text("top-level object", "{\"a\":1}", "t.json:1: expected a JSON array of objects, found an object without one (for one object a line, JSON Lines, use --format jsonl)"),
+        .text("empty top-level object", "{}", "t.json:1: expected a JSON array of objects, found an object without one"),
+        .text("data after a wrapped array", "{\"r\":[{\"a\":1}] 5}", "t.json:1: expected ',' or '}' after the array, found '5'"),
+        .text("data after the wrapping object", "{\"r\":[]} x", "t.json:1: trailing data after the array"),
         .text("string element", "[\n\"x\"]", "t.json:2: array element is not an object (found a string)"),
         .text("number element", "[{},\n 5]", "t.json:2: array element is not an object (found a number)"),
         .text("array element", "[[]]", "t.json:1: array element is not an object (found an array)"),

@@ -62,10 +62,15 @@ public final class JSONRecordReader {
         case .start:
             try skipByteOrderMark()
             guard let first = try skipWhitespace() else { throw error("empty input, expected a JSON array") }
-            guard first == UInt8(ascii: "[") else {
-                // An object first: most likely JSON Lines under a .json name.
-                let hint = first == UInt8(ascii: "{") ? " (for one object a line, JSON Lines, use --format jsonl)" : ""
-                throw error("expected a JSON array of objects, found \(JSONByte.describe(first))\(hint)")
+            if first == UInt8(ascii: "{") {
+                // An object holding the array, as API results do (`{"results": [...]}`).
+                try consume()
+                try skipMembers(untilArray: true)
+                wrapped = true
+            } else {
+                guard first == UInt8(ascii: "[") else {
+                    throw error("expected a JSON array of objects, found \(JSONByte.describe(first))")
+                }
             }
             try consume()
             if try peekToken() == UInt8(ascii: "]") {
@@ -98,10 +103,51 @@ public final class JSONRecordReader {
         return record
     }
 
-    /// After the closing `]`: only whitespace may follow.
+    /// After the closing `]`: only whitespace may follow (the rest of the object holding it first).
     private func finishArray() throws {
         state = .finished
+        if wrapped {
+            let separator = try peekToken()
+            try consume()
+            if separator == UInt8(ascii: ",") { try skipMembers(untilArray: false) } else if separator != UInt8(ascii: "}") {
+                throw error("expected ',' or '}' after the array, found \(JSONByte.describe(separator))")
+            }
+        }
         if try skipWhitespace() != nil { throw error("trailing data after the array") }
+    }
+
+    /// Whether the records' array is a member of a top-level object.
+    private var wrapped = false
+
+    /// Reads the members of the top-level object after its `{` (or a `,`), values skipped, up to
+    /// the first array (`untilArray`; its `[` is then the next byte) or through the closing `}`.
+    private func skipMembers(untilArray: Bool) throws {
+        if try peekToken() == UInt8(ascii: "}") {
+            try consume()
+            if untilArray { throw error("expected a JSON array of objects, found an object without one (for one object a line, JSON Lines, use --format jsonl)") }
+            return
+        }
+        while true {
+            let quote = try peekToken()
+            guard quote == UInt8(ascii: "\"") else { throw error("expected a string key in an object, found \(JSONByte.describe(quote))") }
+            try consume()
+            _ = try readString()
+            let colon = try peekToken()
+            guard colon == UInt8(ascii: ":") else { throw error("expected ':' after an object key, found \(JSONByte.describe(colon))") }
+            try consume()
+            if untilArray, try peekToken() == UInt8(ascii: "[") { return }
+            // A value beside the records (a page number, a count): bounded as a record is.
+            recordStart = reader.bytesConsumed
+            values = 0
+            _ = try readValue(depth: 1)
+            let separator = try peekToken()
+            try consume()
+            if separator == UInt8(ascii: "}") {
+                if untilArray { throw error("expected a JSON array of objects, found an object without one (for one object a line, JSON Lines, use --format jsonl)") }
+                return
+            }
+            guard separator == UInt8(ascii: ",") else { throw error("expected ',' or '}' in an object, found \(JSONByte.describe(separator))") }
+        }
     }
 
     private func nextLine() throws -> JSONRecord? {
