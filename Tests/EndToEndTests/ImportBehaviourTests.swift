@@ -283,6 +283,11 @@ import Testing
 
         let bad = try box.moviecat("import", "list.csv", "--map", "plot=Name")
         #expect(bad.status == 64 && bad.stderr.contains("plot=Name"), "\(bad)")
+        // `field=` reads the field from no column: a list's own Rating is its owner's stars.
+        try box.write("mine.csv", "title,year,rating\nMine,2003,2\n")
+        let none = try box.moviecat("import", "mine.csv", "--map", "rating=")
+        #expect(none.status == 0 && none.errorLines.contains("mine.csv: ignored columns: rating"), "\(none)")
+        #expect(try box.rows("SELECT title, rating FROM movies WHERE title = 'Mine'") == [["Mine", sqlNull]])
     }
 
     @Test("--map and --where read the column named exactly as given, though one differing in case comes first", arguments: ["csv", "tsv"])

@@ -5,7 +5,7 @@ import MovieDomain
 /// `import FILE... | -`.
 enum ImportCommand {
     static let format = Option<ImportFormat>.choice("--format", value: "format", help: "csv, tsv, json or jsonl (default: from the file extension, .gz looked through).")
-    static let map = Option("--map", value: "field=column", help: "Read FIELD (title, year, genres, rating, votes, duration, certification, imdb_id) from COLUMN.",
+    static let map = Option("--map", value: "field=column", help: "Read FIELD (title, year, genres, rating, votes, duration, certification, imdb_id) from COLUMN (field= from none).",
                             repeatable: true, completion: .choices(MovieField.allCases.map { $0.name + "=" })) { text in
         guard let pair = try FieldMapping.parseOverrides([text]).first else { throw InvalidValue("expected field=column") }
         return pair

@@ -2,7 +2,7 @@ import MovieDomain
 import SQLiteStore
 /// Which column (or key) feeds which field, decided from a header and the `--map` overrides.
 public struct FieldMapping: Sendable {
-    /// `--map` overrides: field -> column name.
+    /// `--map` overrides: field -> column name (empty: the field is read from no column).
     public let overrides: [MovieField: String]
     private let fieldByKey: [String: MovieField]
 
@@ -18,7 +18,7 @@ public struct FieldMapping: Sendable {
             }
         }
         // An override wins over every alias, including another field's.
-        for (field, column) in overrides { byKey[column.lowercased()] = field }
+        for (field, column) in overrides where !column.isEmpty { byKey[column.lowercased()] = field }
         fieldByKey = byKey
     }
 
@@ -27,13 +27,13 @@ public struct FieldMapping: Sendable {
         var result: [MovieField: String] = [:]
         for value in values {
             guard let equals = value.firstIndex(of: "="),
-                  let field = MovieField(named: String(value[..<equals])),
-                  !value[value.index(after: equals)...].isEmpty else {
+                  let field = MovieField(named: String(value[..<equals])) else {
                 let fields = MovieField.allCases.map(\.name).joined(separator: ", ")
-                throw CatalogError(.usage, "invalid --map \(value.quotedForMessage): expected field=column with field one of \(fields)")
+                throw CatalogError(.usage, "invalid --map \(value.quotedForMessage): expected field=column with field one of \(fields) (field= reads it from no column)")
             }
+            // `rating=`: no column feeds the field (a list's own `Rating` is the user's stars).
             let column = String(value[value.index(after: equals)...])
-            if let other = result.first(where: { $0.value.lowercased() == column.lowercased() && $0.key != field }) {
+            if !column.isEmpty, let other = result.first(where: { $0.value.lowercased() == column.lowercased() && $0.key != field }) {
                 throw CatalogError(.usage, "invalid --map \(value.quotedForMessage): column \(column.quotedForMessage) already feeds \(other.key.name)")
             }
             result[field] = column

@@ -154,7 +154,7 @@ struct ImportPlan {
         }
         var columns: [MovieField: Int] = [:]
         // `--map year=YEAR` reads the column named exactly so, though `year` comes before it.
-        for (field, column) in options.mapping.overrides {
+        for (field, column) in options.mapping.overrides where !column.isEmpty {
             if let exact = header.firstIndex(of: column) { columns[field] = exact }
         }
         var ignored: [String] = []
@@ -176,7 +176,7 @@ struct ImportPlan {
                 }
             }
         }
-        for (field, column) in options.mapping.overrides where columns[field] == nil {
+        for (field, column) in options.mapping.overrides where columns[field] == nil && !column.isEmpty {
             throw CatalogError(.dataError, "\(source): --map \(field.name)=\(column): no column \(column.quotedForMessage); the columns are \(found)")
         }
         let updateOnly = columns[.title] == nil && columns[.imdbID] != nil
