@@ -5,7 +5,7 @@ public final class JSONRecordReader {
     /// The input layout: one JSON array of objects, or one object per line.
     public enum Mode: Sendable { case array, lines }
 
-    private enum State { case start, element, finished }
+    enum State { case start, element, finished }
 
     /// Deep enough for any real record, shallow enough that hostile input cannot overflow the stack.
     static let maxDepth = 64
@@ -13,7 +13,7 @@ public final class JSONRecordReader {
     /// The bytes read (the escapes' reader, `JSONEscapes.swift`, reads them too).
     let reader: ByteReader
     private let mode: Mode
-    private var state = State.start
+    var state = State.start
     /// The current physical line (1-based).
     private var line = 1
     /// Reused for string, number and literal bytes so tokens do not allocate per byte.
@@ -27,7 +27,7 @@ public final class JSONRecordReader {
     private var textKey: String?
     /// Where the object being read began (bytes consumed), and its values so far: a record's
     /// values are held as a tree, so both are bounded (`ByteReader.maxRecordBytes`, `maxValues`).
-    private var recordStart = 0, values = 0
+    var recordStart = 0, values = 0
     /// The line the object being read began on.
     private var recordLine = 1
     /// The most values one record may hold (a value takes some 24-40 bytes as a tree).
@@ -103,52 +103,8 @@ public final class JSONRecordReader {
         return record
     }
 
-    /// After the closing `]`: only whitespace may follow (the rest of the object holding it first).
-    private func finishArray() throws {
-        state = .finished
-        if wrapped {
-            let separator = try peekToken()
-            try consume()
-            if separator == UInt8(ascii: ",") { try skipMembers(untilArray: false) } else if separator != UInt8(ascii: "}") {
-                throw error("expected ',' or '}' after the array, found \(JSONByte.describe(separator))")
-            }
-        }
-        if try skipWhitespace() != nil { throw error("trailing data after the array") }
-    }
-
-    /// Whether the records' array is a member of a top-level object.
-    private var wrapped = false
-
-    /// Reads the members of the top-level object after its `{` (or a `,`), values skipped, up to
-    /// the first array (`untilArray`; its `[` is then the next byte) or through the closing `}`.
-    private func skipMembers(untilArray: Bool) throws {
-        if try peekToken() == UInt8(ascii: "}") {
-            try consume()
-            if untilArray { throw error("expected a JSON array of objects, found an object without one (for one object a line, JSON Lines, use --format jsonl)") }
-            return
-        }
-        while true {
-            let quote = try peekToken()
-            guard quote == UInt8(ascii: "\"") else { throw error("expected a string key in an object, found \(JSONByte.describe(quote))") }
-            try consume()
-            _ = try readString()
-            let colon = try peekToken()
-            guard colon == UInt8(ascii: ":") else { throw error("expected ':' after an object key, found \(JSONByte.describe(colon))") }
-            try consume()
-            if untilArray, try peekToken() == UInt8(ascii: "[") { return }
-            // A value beside the records (a page number, a count): bounded as a record is.
-            recordStart = reader.bytesConsumed
-            values = 0
-            _ = try readValue(depth: 1)
-            let separator = try peekToken()
-            try consume()
-            if separator == UInt8(ascii: "}") {
-                if untilArray { throw error("expected a JSON array of objects, found an object without one (for one object a line, JSON Lines, use --format jsonl)") }
-                return
-            }
-            guard separator == UInt8(ascii: ",") else { throw error("expected ',' or '}' in an object, found \(JSONByte.describe(separator))") }
-        }
-    }
+    /// Whether the records' array is a member of a top-level object (`JSONWrapper.swift`).
+    var wrapped = false
 
     private func nextLine() throws -> JSONRecord? {
         switch state {
@@ -208,7 +164,7 @@ public final class JSONRecordReader {
 
     // MARK: - Values
 
-    private func readValue(depth: Int) throws -> JSONValue {
+    func readValue(depth: Int) throws -> JSONValue {
         values += 1
         if values > Self.maxValues {
             throw CatalogError(.dataError, "\(reader.name):\(recordLine): an object of more than \(Self.maxValues) values")
@@ -290,7 +246,7 @@ public final class JSONRecordReader {
     }
 
     /// Reads a string body after its opening quote, through the closing quote.
-    private func readString() throws -> String {
+    func readString() throws -> String {
         var bytes = borrowScratch()
         defer { scratch = bytes }
         while true {
@@ -372,7 +328,7 @@ public final class JSONRecordReader {
 
     /// Skips JSON whitespace, counting lines, and returns the next byte unconsumed (nil at end of input).
     /// Inside a JSON Lines record a line break is an error: each record must fit on one line.
-    private func skipWhitespace(insideRecord: Bool = false) throws -> UInt8? {
+    func skipWhitespace(insideRecord: Bool = false) throws -> UInt8? {
         while let byte = try reader.peek() {
             switch byte {
             case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"):
@@ -393,7 +349,7 @@ public final class JSONRecordReader {
     }
 
     /// The next non-whitespace byte inside a record, unconsumed; the input may not end here.
-    private func peekToken() throws -> UInt8 {
+    func peekToken() throws -> UInt8 {
         guard let byte = try skipWhitespace(insideRecord: true) else { throw error("unexpected end of input") }
         return byte
     }
@@ -407,7 +363,7 @@ public final class JSONRecordReader {
 
     /// Consumes the byte just peeked.
     @inline(__always)
-    private func consume() throws {
+    func consume() throws {
         _ = try reader.next()
     }
 
