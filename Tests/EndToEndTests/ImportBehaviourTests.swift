@@ -170,6 +170,19 @@ import Testing
         #expect(again.stderr.contains("rejects.csv:2: title: invalid UTF-8") && again.stderr.contains("rejects.csv:3: title: invalid UTF-8"), "\(again)")
     }
 
+    @Test("minified JSON: a problem of a record after the first on its line names the record's number")
+    func minifiedJSONProblems() throws {
+        let box = try Sandbox()
+        try box.write("one.json", #"[{"title": "a", "year": 1}, {"title": "b", "year": true}, {"title": "c", "genres": [1]}]"#)
+        let run = try box.moviecat("import", "one.json", "--skip-invalid", "--rejects", "rejects.csv")
+        #expect(run.reports == [ReportLine(file: "one.json", read: 3, rejected: 3)], "\(run)")
+        #expect(Array(run.errorLines.dropFirst().prefix(3)) == ["one.json:1: year: '1' is outside 1870..2100",
+                                                                "one.json:1 (record 2): year: expected text or a number, found a boolean",
+                                                                "one.json:1 (record 3): genres: expected genre names, found an array holding a number"], "\(run)")
+        let rejects = try String(contentsOfFile: box.path("rejects.csv"), encoding: .utf8)
+        #expect(rejects.contains(",\"one.json:1 (record 2): year: expected text or a number, found a boolean\"\n"), "\(rejects)")
+    }
+
     @Test("a bad byte under a key nothing reads spoils no JSON record, as it spoils no CSV row", arguments: ["json", "jsonl"])
     func badBytesUnderIgnoredKeys(_ format: String) throws {
         let box = try Sandbox()

@@ -55,12 +55,14 @@ private func member(_ key: String, _ value: JSONValue) -> JSONMember { JSONMembe
     @Test("an array of flat objects, with nested arrays as values")
     func arrayOfObjects() throws {
         let result = try records(#"[{"title":"Heat","year":1995,"genres":["crime","drama"]},{"title":"Up","genres":[]}]"#)
+        var second = JSONRecord(line: 1, members: [member("title", .string("Up")), member("genres", .array([]))])
+        second.number = 2   // on the line the first ended on
         #expect(result == [
             JSONRecord(line: 1, members: [
                 member("title", .string("Heat")), member("year", .number("1995")),
                 member("genres", .array([.string("crime"), .string("drama")])),
             ]),
-            JSONRecord(line: 1, members: [member("title", .string("Up")), member("genres", .array([]))]),
+            second,
         ])
     }
 
@@ -155,6 +157,13 @@ private func member(_ key: String, _ value: JSONValue) -> JSONMember { JSONMembe
         let key = try records(bytes("[{\"") + c.string + bytes("\":1}]"))
         #expect(key.map(\.problem) == [c.problem])
         #expect(key[0].textProblems.map(\.key) == [nil])
+    }
+
+    @Test("a record beginning on the line an earlier one ended on has its number; one on a line of its own has none")
+    func recordNumbers() throws {
+        #expect(try records(#"[{"a":1},{"a":2},{"a":3}]"#).map(\.number) == [nil, 2, 3])
+        #expect(try records("[\n{\"a\":1},\n{\"a\":2}, {\"a\":3}\n]").map(\.number) == [nil, nil, 3])
+        #expect(try records("{\"a\":1}\n{\"a\":2}\n", .lines).map(\.number) == [nil, nil])
     }
 
     @Test("an object holding the array, as API results do: its first array's objects are the records")

@@ -69,9 +69,11 @@ public struct ImportProblem: Error, Equatable, Sendable, CustomStringConvertible
     public let field: String
     /// What is wrong with it.
     public let reason: String
+    /// The record's number, for a JSON record on a line with others (minified JSON).
+    public var record: Int? = nil
 
-    /// The problem as `file:line: field: reason`.
-    public var description: String { "\(file):\(line): \(field): \(reason)" }
+    /// The problem as `file:line: field: reason` (`file:1 (record 7): ...` in minified JSON).
+    public var description: String { "\(file):\(line)\(record.map { " (record \($0))" } ?? ""): \(field): \(reason)" }
 }
 
 /// A decoded row, or every problem it has.

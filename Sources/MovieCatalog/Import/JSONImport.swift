@@ -76,13 +76,18 @@ extension Importer {
                             && (plan.mapping.field(for: member.key) != nil || plan.conditions.contains { $0.name.lowercased() == member.key.lowercased() })
                     }
                 }
+                var decoded: DecodedRow
                 if let spoiled {
-                    batch.append(.invalid([ImportProblem(file: name, line: record.line, field: "record", reason: spoiled.reason)]),
-                                 raw: cells.map { Importer.rawBytes($0, record.rawTexts) })
-                    return true
+                    decoded = .invalid([ImportProblem(file: name, line: record.line, field: "record", reason: spoiled.reason)])
+                } else {
+                    decoded = RowDecoder.decode(file: name, line: record.line, required: plan.required) { cells[$0.rawValue] }
                 }
-                batch.append(RowDecoder.decode(file: name, line: record.line, required: plan.required) { cells[$0.rawValue] },
-                             raw: cells.map { Importer.rawBytes($0, record.rawTexts) })
+                // On a line with other records, a problem names its record too.
+                if let number = record.number, case .invalid(var problems) = decoded {
+                    for index in problems.indices { problems[index].record = number }
+                    decoded = .invalid(problems)
+                }
+                batch.append(decoded, raw: cells.map { Importer.rawBytes($0, record.rawTexts) })
                 return true
             }
         }

@@ -142,6 +142,8 @@ public final class JSONRecordReader {
     /// Reads a top-level object whose `{` is the next byte.
     private func readObjectRecord() throws -> JSONRecord {
         let start = line
+        recordsRead += 1
+        let shared = start == lastRecordEnd
         recordStart = reader.bytesConsumed
         recordLine = line
         values = 0
@@ -150,8 +152,14 @@ public final class JSONRecordReader {
         rawTexts = [:]
         textKey = nil
         let members = try readMembers(depth: 1)
-        return JSONRecord(line: start, members: members, textProblems: textProblems, rawTexts: rawTexts)
+        lastRecordEnd = line
+        var record = JSONRecord(line: start, members: members, textProblems: textProblems, rawTexts: rawTexts)
+        record.number = shared ? recordsRead : nil
+        return record
     }
+
+    /// Records read so far, and the line the last one ended on (0: none yet).
+    private var recordsRead = 0, lastRecordEnd = 0
 
     private func skipByteOrderMark() throws {
         guard try reader.peek() == 0xEF else { return }

@@ -34,6 +34,9 @@ public struct JSONMember: Equatable, Sendable {
 public struct JSONRecord: Equatable, Sendable {
     /// The line of the object's opening `{`.
     public let line: Int
+    /// The record's number in the input (1-based) when it begins on the line an earlier record
+    /// ended on (minified JSON: every record on line 1), else nil: the line alone tells it.
+    public var number: Int?
     /// The object's members in input order.
     public let members: [JSONMember]
     /// Text in the record that cannot be stored, and under which top-level key (nil: a key itself,
