@@ -308,6 +308,13 @@ extension ImportBehaviourTests {
         #expect(run.errorLines.contains("eu.csv:4: year: '20x1' is not a whole number"), "\(run)")
         #expect(try box.rows("SELECT title, year, rating FROM movies ORDER BY id") == [["Am\u{E9}lie", "2001", "8.3"], ["Tiger; Dragon", "2000", "7.0"]])
         #expect(try box.sql("SELECT group_concat(g.code, '|') FROM movie_genres mg JOIN genres g ON g.id = mg.genre_id WHERE mg.movie_id = 1") == ["comedy|romance"])
+        // Excel's `sep=;` line, and blank lines before the header, are read past.
+        try box.write("sep.csv", "sep=;\r\ntitle;year;rating\r\nSep Film;2001;6,5\r\n")
+        try box.write("blank.csv", "\n\ntitle;year\nBlank Film;2002\n")
+        #expect(try box.moviecat("import", "sep.csv", "blank.csv").status == 0)
+        #expect(try box.rows("SELECT title, year, rating FROM movies WHERE title IN ('Sep Film', 'Blank Film') ORDER BY year") == [["Sep Film", "2001", "6.5"], ["Blank Film", "2002", sqlNull]])
+        let noTitle = try box.moviecat("import", "sep.csv", "--map", "title=")
+        #expect(noTitle.status == 64 && noTitle.errorLines.last == "moviecat: error: invalid --map 'title=': every row needs a title, so some column must feed it", "\(noTitle)")
         // A comma in the header keeps the comma: `;` inside a field stays text.
         try box.write("us.csv", "title,year\nA;B,2000\n")
         #expect(try box.moviecat("import", "us.csv").status == 0)

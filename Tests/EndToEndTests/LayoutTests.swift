@@ -191,10 +191,13 @@ import Testing
         try box.write("bad-list.csv", "Letterboxd list export v7\nDate,Name,Tags,URL,Description\n2024-01-14,L,,u,\n\nPosition,Name,Year,URL,Description\n1,\"Two\nLines\",20x1,u,\n")
         let bad = try box.moviecat("import", "bad-list.csv")
         #expect(bad.errorLines.first == "bad-list.csv:6: year: '20x1' is not a whole number", "\(bad)")
+        // A description of many lines before the films' header is read past.
+        try box.write("long.csv", "Letterboxd list export v7\nDate,Name,Tags,URL,Description\n2024-01-14,L,,u,\"" + String(repeating: "line\n", count: 40) + "end\"\n\nPosition,Name,Year,URL,Description\n1,Long Film,1999,u,\n")
+        #expect(try box.moviecat("import", "long.csv").reports == [ReportLine(file: "long.csv", read: 1, inserted: 1)])
         // Cut short before the films' header: said so.
         try box.write("cut.csv", "Letterboxd list export v7\nDate,Name,Tags,URL,Description\n")
         let cut = try box.moviecat("import", "cut.csv")
-        #expect(cut.status == 65 && cut.errorLines.last == "moviecat: error: cut.csv:1: a Letterboxd list export without the films' header (Position,Name,Year,URL) in the lines after it", "\(cut)")
+        #expect(cut.status == 65 && cut.errorLines.last == "moviecat: error: cut.csv:1: a Letterboxd list export without the films' header (Position,Name,Year,URL) in the records after it", "\(cut)")
     }
 
     @Test("Trakt's JSON exports: the movie nested in each record, shows and episodes left out, its own ratings not the movie's")

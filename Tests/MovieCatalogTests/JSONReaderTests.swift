@@ -173,6 +173,9 @@ private func member(_ key: String, _ value: JSONValue) -> JSONMember { JSONMembe
         #expect(result.map(\.members) == [[member("a", .string("x"))], [member("a", .string("y"))]])
         #expect(result.map(\.line) == [1, 2])
         #expect(try records(#"{"Items": []}"#).isEmpty)
+        // An empty array, or one of other values, before the records' array is read past.
+        let past = try records(#"{"errors": [], "tags": ["x", {"a": 0}], "results": [{"a": "z"}]}"#)
+        #expect(past.map(\.members) == [[member("a", .string("z"))]])
     }
 
     @Test("raw emoji and non-ASCII text in keys and values")
@@ -314,7 +317,8 @@ private func member(_ key: String, _ value: JSONValue) -> JSONMember { JSONMembe
         .text("top-level object", "{\"a\":1}", "t.json:1: expected a JSON array of objects, found an object without one (for one object a line, JSON Lines, use --format jsonl)"),
         .text("empty top-level object", "{}", "t.json:1: expected a JSON array of objects, found an object without one"),
         .text("data after a wrapped array", "{\"r\":[{\"a\":1}] 5}", "t.json:1: expected ',' or '}' after the array, found '5'"),
-        .text("data after the wrapping object", "{\"r\":[]} x", "t.json:1: trailing data after the array"),
+        .text("data after the wrapping object", "{\"r\":[]} x", "t.json:1: trailing data after the object"),
+        .text("data after a wrapping object with records", "{\"r\":[{\"a\":1}]} x", "t.json:1: trailing data after the array"),
         .text("string element", "[\n\"x\"]", "t.json:2: array element is not an object (found a string)"),
         .text("number element", "[{},\n 5]", "t.json:2: array element is not an object (found a number)"),
         .text("array element", "[[]]", "t.json:1: array element is not an object (found an array)"),

@@ -10,11 +10,19 @@ extension Importer {
     /// line) before the films' header.
     static func header(_ reader: DelimitedReader, name: String) throws -> [String] {
         var header = reader.strings()
+        // Excel's `sep=;` line names the separator (found from it already): the header follows.
+        if header.first?.lowercased() == "sep=", header.dropFirst().allSatisfy(\.isEmpty) {
+            guard try reader.next() else { throw CatalogError(.dataError, "\(name):1: no header row after the 'sep=' line") }
+            header = reader.strings()
+        }
         guard header.count == 1, header[0].hasPrefix(letterboxdListPreamble) else { return header }
         let preamble = reader.recordLine
+        var records = 0
         repeat {
-            guard try reader.next(), reader.recordLine - preamble < 12 else {
-                throw CatalogError(.dataError, "\(name):\(preamble): a Letterboxd list export without the films' header (Position,Name,Year,URL) in the lines after it")
+            // The list's header and its row (a description of any length) come first: a few records.
+            records += 1
+            guard try reader.next(), records <= 6 else {
+                throw CatalogError(.dataError, "\(name):\(preamble): a Letterboxd list export without the films' header (Position,Name,Year,URL) in the records after it")
             }
             header = reader.strings()
         } while !header.contains(where: { $0.trimmingWhitespace().lowercased() == "position" })
@@ -35,7 +43,8 @@ extension Importer {
     /// `;` when a CSV's header line holds semicolons and no comma: a spreadsheet's CSV saved
     /// where the comma is the decimal sign (German, French, Dutch Excel). Else nil.
     static func semicolonSeparator(_ input: ByteReader) throws -> UInt8? {
-        let head = try input.peek(1 << 16)
+        // The first line that is not blank (blank lines before the header are passed over).
+        let head = try input.peek(1 << 16).drop { $0 == 0x0A || $0 == 0x0D || $0 == 0x20 || $0 == 0x09 }
         let line = head.prefix { $0 != 0x0A && $0 != 0x0D }
         guard line.count < head.count || head.count < 1 << 16 else { return nil }
         var quoted = false, commas = 0, semicolons = 0

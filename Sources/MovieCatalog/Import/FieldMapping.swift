@@ -33,6 +33,9 @@ public struct FieldMapping: Sendable {
             }
             // `rating=`: no column feeds the field (a list's own `Rating` is the user's stars).
             let column = String(value[value.index(after: equals)...])
+            if column.isEmpty && field == .title {
+                throw CatalogError(.usage, "invalid --map \(value.quotedForMessage): every row needs a title, so some column must feed it")
+            }
             if !column.isEmpty, let other = result.first(where: { $0.value.lowercased() == column.lowercased() && $0.key != field }) {
                 throw CatalogError(.usage, "invalid --map \(value.quotedForMessage): column \(column.quotedForMessage) already feeds \(other.key.name)")
             }

@@ -98,7 +98,7 @@ extension Importer {
     static let keysRemembered = 1_000
 
     /// A record's members with each nested object's members beside it as `key.sub` (`movie.title`,
-    /// `movie.ids.imdb`, four levels deep at most): Trakt's exports and many API results nest the
+    /// `movie.ids.imdb`, eight levels deep at most): Trakt's exports and many API results nest the
     /// movie in an object. The object itself stays, for a field it would feed to refuse.
     static func flattened(_ members: [JSONMember]) -> [JSONMember] {
         guard members.contains(where: { if case .object = $0.value { true } else { false } }) else { return members }
@@ -107,7 +107,7 @@ extension Importer {
             for member in members {
                 let key = prefix + member.key
                 out.append(prefix.isEmpty ? member : JSONMember(key: key, value: member.value))
-                if case .object(let inner) = member.value, depth < 4 { add(inner, prefix: key + ".", depth: depth + 1) }
+                if case .object(let inner) = member.value, depth < 8 { add(inner, prefix: key + ".", depth: depth + 1) }
             }
         }
         add(members, prefix: "", depth: 1)

@@ -65,12 +65,18 @@ public final class JSONRecordReader {
             if first == UInt8(ascii: "{") {
                 // An object holding the array, as API results do (`{"results": [...]}`).
                 try consume()
-                try skipMembers(untilArray: true)
                 wrapped = true
-            } else {
-                guard first == UInt8(ascii: "[") else {
-                    throw error("expected a JSON array of objects, found \(JSONByte.describe(first))")
+                guard try skipMembers(untilArray: true) else {
+                    // Only empty arrays in it (a page of no results): no records.
+                    state = .finished
+                    if try skipWhitespace() != nil { throw error("trailing data after the object") }
+                    return nil
                 }
+                state = .element
+                return try nextInArray()
+            }
+            guard first == UInt8(ascii: "[") else {
+                throw error("expected a JSON array of objects, found \(JSONByte.describe(first))")
             }
             try consume()
             if try peekToken() == UInt8(ascii: "]") {
