@@ -164,13 +164,21 @@ public final class ByteReader {
     /// handed out first.
     private func sniffEncoding() throws {
         encodingSniffed = true
+        let sniffStarted = monotonicSeconds()
         var head = [UInt8](repeating: 0, count: 1 << 16)
         var filled = 0
         while filled < head.count {
             let n = try head.withUnsafeMutableBufferPointer { try readPlain(into: $0.baseAddress! + filled, count: $0.count - filled) }
             filled += n
-            // A pipe: what its first read gives (more may be long in coming, or never).
-            if n == 0 || totalBytes == nil { break }
+            if n == 0 { break }
+            // A pipe: more while it is all ASCII so far and more comes within a second in all
+            // (a stalled pipe must not hold up an import that may already fail on what came).
+            if totalBytes == nil {
+                guard fd >= 0, !head[..<filled].contains(where: { $0 >= 0x80 }) else { break }
+                let waited = Int32(((monotonicSeconds() - sniffStarted) * 1000).rounded())
+                var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                guard waited < 1000, poll(&ready, 1, 1000 - waited) > 0 else { break }
+            }
         }
         head.removeSubrange(filled...)
         isWindows1252 = head.withUnsafeBufferPointer(Windows1252.looksLikeIt)
