@@ -108,10 +108,11 @@ import Testing
     func basicsZeroRuntime() throws {
         let box = try Sandbox()
         try box.write("basics.tsv", "tconst\ttitleType\tprimaryTitle\toriginalTitle\tisAdult\tstartYear\tendYear\truntimeMinutes\tgenres\n"
-            + "tt0000001\tmovie\tUntimed\tUntimed\t0\t1999\t\\N\t0\tDrama\ntt0000002\tmovie\tTimed\tTimed\t0\t2000\t\\N\t90\t\\N\n")
+            + "tt0000001\tmovie\tUntimed\tUntimed\t0\t1999\t\\N\t0\tDrama\ntt0000002\tmovie\tTimed\tTimed\t0\t2000\t\\N\t90\t\\N\n"
+            + "tt0000003\tmovie\tZeros\tZeros\t0\t2001\t\\N\t00\t\\N\n")
         let run = try box.moviecat("import", "basics.tsv")
-        #expect(run.status == 0 && run.reports == [ReportLine(file: "basics.tsv", read: 2, inserted: 2)], "\(run)")
-        #expect(try box.rows("SELECT title, duration_minutes FROM movies ORDER BY id") == [["Untimed", sqlNull], ["Timed", "90"]])
+        #expect(run.status == 0 && run.reports == [ReportLine(file: "basics.tsv", read: 3, inserted: 3)], "\(run)")
+        #expect(try box.rows("SELECT title, duration_minutes FROM movies ORDER BY id") == [["Untimed", sqlNull], ["Timed", "90"], ["Zeros", sqlNull]])
         // Elsewhere a 0-minute movie is still refused.
         try box.write("plain.csv", "title,duration\nZero,0\n")
         #expect(try box.moviecat("import", "plain.csv").status == 65)
@@ -218,6 +219,10 @@ import Testing
         #expect(ratings.reports == [ReportLine(file: "ratings-movies.json", read: 1, updated: 1)], "\(ratings)")
         #expect(ratings.errorLines.contains("ratings-movies.json: ignored columns: rated_at, rating, movie.ids.trakt, movie.ids.slug, movie.ids.tmdb"), "\(ratings)")
         #expect(try box.sql("SELECT count(*) FROM movies WHERE rating IS NOT NULL") == ["0"])
+        // A list beginning with a person is Trakt's too; the person is left out by its type.
+        try box.write("list.json", #"[{"rank": 1, "type": "person", "person": {"name": "Hayao Miyazaki", "ids": {"trakt": 9}}}, {"rank": 2, "type": "movie", "movie": {"title": "Ponyo", "year": 2008, "ids": {"trakt": 7, "imdb": "tt0876563"}}}]"#)
+        let list = try box.moviecat("import", "list.json")
+        #expect(list.reports == [ReportLine(file: "list.json", read: 2, inserted: 1, filtered: 1)], "\(list)")
         // Any nested key can be named: --map and --where read `a.b` too.
         try box.write("api.json", #"[{"result": {"name": "Past Lives", "released": 2023}, "kind": {"type": "film"}}]"#)
         let api = try box.moviecat("import", "api.json", "--map", "title=result.name", "--map", "year=result.released", "--where", "kind.type=film")

@@ -75,6 +75,14 @@ import Testing
         #expect(try ByteReader(path: path).reads("/dev/null") == false)
     }
 
+    @Test("a TSV row of nulls alone (\\N) is skipped as a blank line; a CSV's \\N is text")
+    func nullRows() throws {
+        let tsv = try records("t\ty\nA\t1\n\\N\t\\N\n\\N\t\nB\t\\N\n", .tsv)
+        #expect(tsv.map(\.0) == [1, 2, 5])
+        let csv = try records("t,y\n\\N,\\N\n")
+        #expect(csv.map(\.1) == [["t", "y"], ["\\N", "\\N"]])
+    }
+
     @Test("a line of spaces and tabs alone, or of empty fields alone, is skipped as a blank line")
     func whiteSpaceLines() throws {
         let rows = try records("t,y\nA,1\n   \n \t \n,,\n,\nB,2\n")

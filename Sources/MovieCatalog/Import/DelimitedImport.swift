@@ -107,7 +107,7 @@ extension Importer {
                 guard let column = columnOf[field.rawValue] else { return .absent }
                 guard let text = record.string(column) else { return .invalidUTF8 }
                 if text.isEmpty || text == reading.nullMarker { return .null }
-                if reading.zeroIsUnknown & (1 << field.rawValue) != 0 && text == "0" { return .null }
+                if reading.zeroIsUnknown & (1 << field.rawValue) != 0 && !text.isEmpty && text.utf8.allSatisfy({ $0 == 0x30 }) { return .null }
                 if reading.decimalComma && field == .rating { return .text(text.replacing(",", with: ".")) }
                 return .text(text)
             }

@@ -109,9 +109,20 @@ public final class DelimitedReader {
             guard try readRecord() else { return false }
             // A blank line (one empty field, or spaces and tabs alone) and a row of empty fields
             // alone (`,,,`: a spreadsheet's empty row) hold nothing: skipped, not reported.
-            if storage.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
+            if storage.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) || !quoting && allNull { continue }
             return true
         }
+    }
+
+    /// Whether every field of a TSV record is `\N` (null) or empty: a row that holds nothing.
+    private var allNull: Bool {
+        var start = 0
+        for end in fieldEnds {
+            let length = end - start
+            if length != 0 && !(length == 2 && storage[start] == 0x5C && storage[start + 1] == 0x4E) { return false }
+            start = end
+        }
+        return true
     }
 
     private func skipBOM() throws {

@@ -65,7 +65,7 @@ public struct ImportLayout: Sendable, Equatable {
             keyColumns: ["Position", "Name", "Year", "URL"], absentColumns: [],
             mapping: [("Name", .title), ("Year", .year)],
             defaultWhere: [], rules: []),
-    ] + ["movie", "show", "episode"].map { first in
+    ] + ["movie", "show", "episode", "season", "person"].map { first in
         // History, watchlist and list exports mix in shows and episodes (left out by their
         // `type`), and may begin with one.
         ImportLayout(

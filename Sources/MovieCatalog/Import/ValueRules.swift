@@ -11,7 +11,9 @@ extension ImportLayout.ValueRule {
             }
         case .zeroIsUnknown(let field):
             switch cells[field.rawValue] {
-            case .text(let text), .number(let text): if text.trimmingWhitespace() == "0" { cells[field.rawValue] = .null }
+            case .text(let text), .number(let text):
+                let digits = text.trimmingWhitespace().utf8
+                if !digits.isEmpty && digits.allSatisfy({ $0 == 0x30 }) { cells[field.rawValue] = .null }
             default: break
             }
         case .yearInTitle:
