@@ -16,8 +16,8 @@ enum StoredText {
         func candidates(_ sql: String) throws -> [(id: Int64, text: String, composed: String)] {
             var found: [(Int64, String, String)] = []
             try db.forEachRow(sql) { row in
-                // Below U+0300 (bytes below 0xCC) text is composed already: no string made.
-                guard row.withText(1, { $0?.contains { $0 >= 0xCC } ?? false }) else { return }
+                // Text composed already (`String.firstComposingByte`): no string made.
+                guard row.withText(1, { $0?.contains { $0 >= String.firstComposingByte } ?? false }) else { return }
                 let text = try row.text(1)
                 let composed = text.precomposed
                 // Text that is not UTF-8 (a sqlite3 user's bytes) reads with U+FFFD: left as stored.

@@ -65,8 +65,7 @@ extension Importer {
                                                            options: options)
         describe(plan, ignored: ignored)
         if separator != nil {
-            let said = "fields separated by ';', ratings with a decimal comma"
-            report.files[report.files.count - 1].note = report.files[report.files.count - 1].note.map { $0 + "; " + said } ?? said
+            addNote("fields separated by ';', ratings with a decimal comma")
         }
         // Rows left out are skipped while scanning, before any field is read.
         reader.conditions = plan.conditions

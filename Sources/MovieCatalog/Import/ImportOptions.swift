@@ -149,13 +149,14 @@ public struct ImportReport: Sendable {
         return lines
     }
 
-    /// Names listed for a report line: the first 20 and how many more (a file of thousands of
-    /// columns, or JSON records each with a key of its own, would make one line of megabytes).
-    static func names(_ names: [String], more: Bool) -> String {
-        let shown = names.prefix(20).map(\.cutForMessage).joined(separator: ", ")
+    /// Names listed in a report line or message: the first 20 (each as `shown` writes it), then
+    /// how many more (`more`: more than that, uncounted). A file of thousands of columns, or
+    /// JSON records each with a key of its own, would make one line of megabytes.
+    static func names(_ names: [String], more: Bool = false, shown: (String) -> String = \.cutForMessage) -> String {
+        let listed = names.prefix(20).map(shown).joined(separator: ", ")
         let rest = names.count - min(names.count, 20)
-        if more { return shown + " and over \(NumberText.grouped(rest)) more" }
-        return rest == 0 ? shown : shown + " and \(NumberText.grouped(rest)) more"
+        if more { return listed + " and over \(NumberText.grouped(rest)) more" }
+        return rest == 0 ? listed : listed + " and \(NumberText.grouped(rest)) more"
     }
 
     /// One report line: `name: N rows read, N inserted, ... [, N repeated in the input (last one kept)] in X s (N rows/s)`.

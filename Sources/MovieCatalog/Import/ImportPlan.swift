@@ -129,12 +129,8 @@ struct ImportPlan {
         return result
     }
 
-    /// Names for a message, quoted: the first 20, then how many more (a header of thousands of
-    /// columns must not make an error line of megabytes).
-    static func quotedList(_ names: [String]) -> String {
-        let shown = names.prefix(20).map(\.quotedForMessage).joined(separator: ", ")
-        return names.count > 20 ? shown + " and \(NumberText.grouped(names.count - 20)) more" : shown
-    }
+    /// Names for a message, quoted: the first 20, then how many more.
+    static func quotedList(_ names: [String]) -> String { ImportReport.names(names, shown: \.quotedForMessage) }
 
     /// The plan for a delimited input's header; `source` is `file:line` for messages.
     static func make(header rawHeader: [String], source: String, options: ImportOptions) throws -> (plan: ImportPlan, columns: [MovieField: Int], ignored: [String]) {

@@ -144,10 +144,7 @@ public final class Importer {
         case .jsonl: try importJSON(input, mode: .lines)
         }
         let last = report.files.count - 1
-        if input.isWindows1252 {
-            let said = "read as Windows-1252 (its bytes are not UTF-8)"
-            report.files[last].note = report.files[last].note.map { $0 + "; " + said } ?? said
-        }
+        if input.isWindows1252 { addNote("read as Windows-1252 (its bytes are not UTF-8)") }
         if let folded = try writer?.endOfInput(), folded.notInserted > 0 {
             report.files[last].counts.inserted -= folded.notInserted
             report.files[last].counts.repeated += folded.repeated
@@ -255,6 +252,12 @@ public final class Importer {
     func ignore(_ columns: [String], more: Bool = false) {
         report.files[report.files.count - 1].ignoredColumns = columns
         report.files[report.files.count - 1].moreIgnoredColumns = more
+    }
+
+    /// Adds to what the report says of how the current file is read (after its layout and `--where`).
+    func addNote(_ said: String) {
+        let last = report.files.count - 1
+        report.files[last].note = report.files[last].note.map { $0 + "; " + said } ?? said
     }
 
     /// Records how the current file is read: its layout, `--where` and ignored columns.
