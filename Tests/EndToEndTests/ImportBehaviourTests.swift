@@ -170,17 +170,6 @@ import Testing
         #expect(again.stderr.contains("rejects.csv:2: title: invalid UTF-8") && again.stderr.contains("rejects.csv:3: title: invalid UTF-8"), "\(again)")
     }
 
-    @Test("Windows-1252 from a pipe whose first bytes are ASCII and the rest come later is still told (gzipped too)", arguments: [false, true])
-    func windows1252FromSlowPipe(_ gzipped: Bool) throws {
-        let box = try Sandbox()
-        let script = gzipped
-            ? "printf 'title,year\\nCaf\\351,2000\\n' | gzip | (head -c 20; sleep 0.4; cat) | moviecat --db catalog.sqlite import - --format csv"
-            : "(printf 'title,year\\n'; sleep 0.4; printf 'Caf\\351,2000\\n') | moviecat --db catalog.sqlite import - --format csv"
-        let run = try ResourceLimitTests.shell(script, in: box)
-        #expect(run.status == 0 && run.errorLines.contains("-: read as Windows-1252 (its bytes are not UTF-8)"), "\(run)")
-        #expect(try box.sql("SELECT hex(title) FROM movies") == ["436166C3A9"])
-    }
-
     @Test("minified JSON: a problem of a record after the first on its line names the record's number")
     func minifiedJSONProblems() throws {
         let box = try Sandbox()
@@ -215,25 +204,6 @@ import Testing
         let run = try box.moviecat("import", "dup.json", "--map", "year=YEAR", "--where", "Kind=movie")
         #expect(run.status == 0, "\(run)")
         #expect(try box.rows("SELECT title, year FROM movies") == [["A", "2005"]])
-    }
-
-    @Test("a Windows-1252 file (Excel's CSV on Windows) is read as such, gzipped too; a UTF-8 file with a broken byte stays UTF-8", arguments: [false, true])
-    func windows1252(_ gzipped: Bool) throws {
-        let box = try Sandbox()
-        let text = "title,year,genres\r\nAm\u{E9}lie,2001,Com\u{E9}die\r\nThe \u{201C}Quote\u{201D} \u{20AC},1999,\r\n"
-        var bytes = [UInt8](text.data(using: .windowsCP1252)!)
-        if gzipped { bytes = try LayoutTests.gzipped(Data(bytes)) }
-        let file = try box.write(gzipped ? "excel.csv.gz" : "excel.csv", bytes: bytes)
-        let run = try box.moviecat("import", file)
-        #expect(run.status == 0 && run.reports == [ReportLine(file: file, read: 2, inserted: 2)], "\(run)")
-        #expect(run.errorLines.contains("\(file): read as Windows-1252 (its bytes are not UTF-8)"), "\(run)")
-        #expect(try box.rows("SELECT hex(title) FROM movies ORDER BY id") == [[ImportRoundTripTests.hex("Am\u{E9}lie")], [ImportRoundTripTests.hex("The \u{201C}Quote\u{201D} \u{20AC}")]])
-        #expect(try box.sql("SELECT name FROM genres WHERE code = 'com\u{E9}die'") == ["Com\u{E9}die"])
-        // UTF-8 with one byte that is not: its row alone is refused, the rest read as UTF-8.
-        let broken = try box.write("broken.csv", bytes: Array("title,year\nCaf\u{E9},2001\nBad ".utf8) + [0xE9] + Array(",2002\n".utf8))
-        let utf8 = try box.moviecat("import", broken, "--skip-invalid")
-        #expect(utf8.reports == [ReportLine(file: broken, read: 2, inserted: 1, rejected: 1)], "\(utf8)")
-        #expect(!utf8.stderr.contains("Windows-1252"), "\(utf8)")
     }
 
     @Test("JSON records none of which has a title key exit 65 naming the keys, as a header without a title column does")

@@ -42,15 +42,35 @@ public final class ByteReader {
 
     /// Whether the input is read as Windows-1252 (its first bytes were not UTF-8), turned into UTF-8.
     public private(set) var isWindows1252 = false
+    /// The input's UTF-16, when it is that (by its byte order mark, or its NUL bytes), turned into UTF-8.
+    private var utf16: UTF16Text?
+    /// The input's encoding when it is not UTF-8, for the import's report (`UTF-16, little-endian`).
+    public var encodingNote: String? {
+        if isWindows1252 { return "Windows-1252 (its bytes are not UTF-8)" }
+        guard let utf16 else { return nil }
+        return "UTF-16 (\(utf16.bigEndian ? "big" : "little")-endian)"
+    }
     /// Whether the first plain bytes were looked at for their encoding yet (set before the first
-    /// read; CSV and TSV are: JSON is UTF-8 by its standard, and no tool writes it otherwise).
+    /// read: the importer's inputs are, the tests' byte buffers are not).
     var encodingSniffed = true
+    /// Whether Windows-1252 is told too (CSV and TSV: JSON is UTF-8 or UTF-16 by its standard, and
+    /// no tool writes it otherwise); UTF-16 is told in every format.
+    var mayBeWindows1252 = false
+    /// Bytes read before UTF-16 was turned into UTF-8 (progress is against the file's size).
+    private var utf16BytesRead = 0
+    /// UTF-16 bytes as read, 64 KiB at a time (allocated when the input is UTF-16).
+    private lazy var utf16Input = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 1 << 16)
+    /// Their UTF-8, and how much of it was handed out.
+    private var decoded: [UInt8] = []
+    private var decodedOffset = 0
+    /// Whether the UTF-16 input has ended (its last bytes decoded).
+    private var utf16Ended = false
 
     /// Whether the input is gzip data being inflated.
     public var isCompressed: Bool { inflater != nil }
 
     /// Input bytes read so far as stored (compressed bytes for gzip), for progress against `totalBytes`.
-    public var storedBytesConsumed: Int { inflater?.compressedBytesRead ?? bytesConsumed }
+    public var storedBytesConsumed: Int { inflater?.compressedBytesRead ?? (utf16 == nil ? bytesConsumed : utf16BytesRead) }
 
     /// Opens a file, or stdin for `-`; a missing or unreadable file exits 66.
     public init(path: String, chunkSize: Int = 1 << 20) throws {
@@ -123,6 +143,7 @@ public final class ByteReader {
 
     deinit {
         buffer.deallocate()
+        if utf16 != nil { utf16Input.deallocate() }
         if ownsDescriptor { close(fd) }
     }
 
@@ -152,12 +173,34 @@ public final class ByteReader {
         return true
     }
 
-    /// Reads text as UTF-8: Windows-1252 turned into it when the input's first bytes are that.
+    /// Reads text as UTF-8: Windows-1252 or UTF-16 turned into it when the input's first bytes are that.
     private func readSome(into destination: UnsafeMutablePointer<UInt8>, count: Int) throws -> Int {
         if !encodingSniffed { try sniffEncoding() }
         // A byte of Windows-1252 may take three of UTF-8: read a third of the room.
         if isWindows1252 { return Windows1252.transcode(destination, count: try readPlain(into: destination, count: max(1, count / 3))) }
+        if utf16 != nil { return try readUTF16(into: destination, count: count) }
         return try readPlain(into: destination, count: count)
+    }
+
+    /// Reads UTF-16 and writes it as UTF-8: at least one byte, or none at the end of the input.
+    private func readUTF16(into destination: UnsafeMutablePointer<UInt8>, count: Int) throws -> Int {
+        while decoded.isEmpty && !utf16Ended {
+            let n = try readPlain(into: utf16Input.baseAddress!, count: utf16Input.count)
+            utf16BytesRead += n
+            utf16Ended = n == 0
+            decoded.reserveCapacity(UTF16Text.room(for: utf16Input.count))
+            let room = UTF16Text.room(for: n)
+            decoded.append(contentsOf: repeatElement(0, count: room))
+            let written = decoded.withUnsafeMutableBufferPointer {
+                utf16!.decode(utf16Input.baseAddress!, count: n, into: $0.baseAddress!, atEnd: utf16Ended)
+            }
+            decoded.removeLast(room - written)
+        }
+        let n = min(count, decoded.count - decodedOffset)
+        decoded.withUnsafeBufferPointer { destination.update(from: $0.baseAddress! + decodedOffset, count: n) }
+        decodedOffset += n
+        if decodedOffset == decoded.count { decoded.removeAll(keepingCapacity: true); decodedOffset = 0 }
+        return n
     }
 
     /// Reads the first 64 KiB (or all there is) ahead, tells their encoding, and keeps them to be
@@ -174,14 +217,15 @@ public final class ByteReader {
             // A pipe: more while it is all ASCII so far and more comes within a second in all
             // (a stalled pipe must not hold up an import that may already fail on what came).
             if totalBytes == nil {
-                guard fd >= 0, !head[..<filled].contains(where: { $0 >= 0x80 }) else { break }
+                guard mayBeWindows1252, fd >= 0, !head[..<filled].contains(where: { $0 >= 0x80 }) else { break }
                 let waited = Int32(((monotonicSeconds() - sniffStarted) * 1000).rounded())
                 var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
                 guard waited < 1000, poll(&ready, 1, 1000 - waited) > 0 else { break }
             }
         }
         head.removeSubrange(filled...)
-        isWindows1252 = head.withUnsafeBufferPointer(Windows1252.looksLikeIt)
+        utf16 = head.withUnsafeBufferPointer(UTF16Text.detect)
+        isWindows1252 = mayBeWindows1252 && utf16 == nil && head.withUnsafeBufferPointer(Windows1252.looksLikeIt)
         pushBack = head
     }
 

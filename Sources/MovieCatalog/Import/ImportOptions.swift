@@ -18,6 +18,19 @@ public enum ImportFormat: String, CaseIterable, Sendable {
         default: return nil
         }
     }
+
+    /// Whether a file name says only "text" (`.txt`, as Excel's "Unicode Text" and "Text
+    /// (Tab delimited)" save): CSV or TSV, told by `delimited(firstLine:)`.
+    static func isPlainText(path: String) -> Bool {
+        var lower = path.lowercased()
+        if lower.hasSuffix(".gz") { lower.removeLast(3) }
+        return lower.hasSuffix(".txt")
+    }
+
+    /// TSV when a text file's first line holds a tab, else CSV (which tells `;` from `,` itself).
+    static func delimited(firstLine bytes: [UInt8]) -> ImportFormat {
+        bytes.prefix { $0 != 0x0A }.contains(0x09) ? .tsv : .csv
+    }
 }
 
 /// When `import` appends rows in bulk and merges repeats afterwards, rather than row by row.

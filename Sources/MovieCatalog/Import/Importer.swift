@@ -38,12 +38,16 @@ public final class Importer {
         try paths.map { path in
             // A missing file says so (66) before anything is said about its format.
             let input = path == "-" && format == nil ? nil : try ByteReader(path: path)
-            guard let input, let format = format ?? ImportFormat.from(path: path) else {
+            let text = format == nil && ImportFormat.isPlainText(path: path)
+            guard let input, var format = format ?? ImportFormat.from(path: path) ?? (text ? .csv : nil) else {
                 let what = path == "-" ? "standard input" : "\(path.quotedForMessage)"
                 throw CatalogError(.usage, "cannot tell the format of \(what); use --format csv|tsv|json|jsonl")
             }
-            // Excel's CSV on Windows is Windows-1252: told from UTF-8 by its first bytes.
-            if format == .csv || format == .tsv { input.encodingSniffed = false }
+            // Excel's CSV on Windows is Windows-1252, its "Unicode Text" UTF-16: told from UTF-8 by
+            // their first bytes.
+            input.encodingSniffed = false
+            input.mayBeWindows1252 = format == .csv || format == .tsv
+            if text { format = ImportFormat.delimited(firstLine: try input.peek(1 << 16)) }
             return ImportInput(reader: input, format: format)
         }
     }
@@ -130,12 +134,11 @@ public final class Importer {
     private func importInput(_ input: ByteReader, format: ImportFormat) throws {
         fileStarted = monotonicSeconds()
         report.files.append(ImportReport.File(name: input.name))
-        // UTF-16 (Excel's "Unicode text") reads as garbage byte by byte; its byte order mark says what it is.
+        // UTF-32 (UTF-16 is read as such) reads as garbage byte by byte; its byte order mark says what it is.
         let head = try input.peek(4)
-        if head.starts(with: [0xFF, 0xFE]) || head.starts(with: [0xFE, 0xFF]) || head == [0, 0, 0xFE, 0xFF] {
-            let encoding = head.count == 4 && (head.starts(with: [0xFF, 0xFE, 0, 0]) || head[0] == 0) ? "UTF-32" : "UTF-16"
+        if head == [0xFF, 0xFE, 0, 0] || head == [0, 0, 0xFE, 0xFF] {
             let order = head[0] == 0xFF ? "little" : "big"
-            throw CatalogError(.dataError, "\(input.name):1: the input is \(encoding) (\(order)-endian, by its byte order mark); save it as UTF-8")
+            throw CatalogError(.dataError, "\(input.name):1: the input is UTF-32 (\(order)-endian, by its byte order mark); save it as UTF-8")
         }
         switch format {
         case .csv: try importDelimited(input, dialect: .csv)
@@ -144,7 +147,7 @@ public final class Importer {
         case .jsonl: try importJSON(input, mode: .lines)
         }
         let last = report.files.count - 1
-        if input.isWindows1252 { addNote("read as Windows-1252 (its bytes are not UTF-8)") }
+        if let encoding = input.encodingNote { addNote("read as \(encoding)") }
         if let folded = try writer?.endOfInput(), folded.notInserted > 0 {
             report.files[last].counts.inserted -= folded.notInserted
             report.files[last].counts.repeated += folded.repeated
