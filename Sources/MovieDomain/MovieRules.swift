@@ -39,8 +39,9 @@ public enum MovieRules {
             }
             return ratings.contains(rating) ? .success(.real(rating)) : refuse("is outside 0..10")
         case .votes:
-            // `25k` and `1.5m` too, as filters read votes.
-            guard let votes = wholeNumber(raw) ?? ValueParsing.count(raw) else {
+            // `25k` and `1.5m` too, as filters read votes; `1,700,000` and `720.000` (its
+            // thousands grouped) before `720.0`-like decimals, since a count has no fraction.
+            guard let votes = ValueParsing.groupedCount(raw) ?? wholeNumber(raw) ?? ValueParsing.count(raw) else {
                 return isDigits(raw) ? refuse("is too large a number of votes") : refuse("is not a whole number")
             }
             return votes >= 0 ? .success(.integer(votes)) : refuse("is negative; votes are a count")

@@ -247,4 +247,41 @@ public enum ValueParsing {
         guard total == total.rounded(), total <= 999_999_999_999 else { return nil }
         return Int(total)
     }
+
+    /// A count written with its thousands grouped, as spreadsheets and sites print it: `1,700,000`,
+    /// `720.000` (German Excel), `1 700 000`, `1'700'000`. One to three digits, then groups of
+    /// three, one separator throughout; nil for anything else (`2.0`, `1,5`).
+    public static func groupedCount(_ raw: String) -> Int? {
+        let separators: Set<Unicode.Scalar> = [",", ".", " ", "'", "\u{A0}", "\u{202F}", "\u{2019}"]
+        var separator: Unicode.Scalar?
+        var digits = "", group = 0, groups = 0
+        for scalar in raw.unicodeScalars {
+            if scalar.value >= 48 && scalar.value <= 57 {
+                digits.unicodeScalars.append(scalar)
+                group += 1
+                if group > 3 { return nil }
+            } else if separators.contains(scalar) && (separator == nil || separator == scalar) {
+                guard group > 0, groups == 0 || group == 3 else { return nil }
+                separator = scalar
+                groups += 1
+                group = 0
+            } else {
+                return nil
+            }
+        }
+        guard groups > 0, group == 3 else { return nil }
+        return longInteger(digits)
+    }
+
+    /// Whether a cell holds a word spreadsheets and data tools write for "no value" (`N/A`, `NA`,
+    /// `null`, `None`, `NaN`, Excel's `#N/A`: the words pandas reads as missing), which an
+    /// import reads as an empty cell rather than a genre or certification named so.
+    public static func isNullWord(_ text: String) -> Bool {
+        let utf8 = text.utf8
+        guard let first = utf8.first, utf8.count <= 9, first == UInt8(ascii: "#") || first == UInt8(ascii: "<")
+                || first == UInt8(ascii: "-") || first | 0x20 == UInt8(ascii: "n") else { return false }
+        return nullWords.contains(text.lowercased())
+    }
+
+    private static let nullWords: Set<String> = ["n/a", "na", "null", "none", "nan", "-nan", "#n/a", "#n/a n/a", "#na", "<na>"]
 }

@@ -123,6 +123,25 @@ import TestSupport
         #expect(ValueParsing.longInteger(text) == value)
     }
 
+    @Test("counts with their thousands grouped: one separator throughout, groups of three", arguments: [
+        ("1,700,000", 1_700_000), ("720.000", 720_000), ("1 700 000", 1_700_000), ("1'700'000", 1_700_000),
+        ("12\u{A0}345", 12_345), ("9\u{202F}999", 9_999), ("999,999,999,999", 999_999_999_999),
+        ("2.0", nil), ("1,5", nil), ("1,70,000", nil), ("1.700,000", nil), ("1234,567", nil), (",123", nil),
+        ("123,", nil), ("1,,000", nil), ("123", nil), ("", nil), ("-1,000", nil), ("1,000.5", nil),
+    ] as [(String, Int?)])
+    func groupedCounts(_ text: String, _ value: Int?) {
+        #expect(ValueParsing.groupedCount(text) == value)
+    }
+
+    @Test("the words tools write for no value, any case; nothing else", arguments: [
+        ("N/A", true), ("n/a", true), ("NA", true), ("null", true), ("NULL", true), ("None", true), ("NaN", true),
+        ("#N/A", true), ("<NA>", true), ("-nan", true), ("#N/A N/A", true),
+        ("Nan Goldin", false), ("North", false), ("N", false), ("-", false), ("", false), ("Drama", false), ("nul", false),
+    ] as [(String, Bool)])
+    func nullWords(_ text: String, _ isNull: Bool) {
+        #expect(ValueParsing.isNullWord(text) == isNull)
+    }
+
     @Test("durations up to Int.max minutes read in every form; past it, nil", arguments: [
         ("9223372036854775807", 9_223_372_036_854_775_807), ("9223372036854775807m", 9_223_372_036_854_775_807),
         ("153722867280912930h", 9_223_372_036_854_775_800), ("153722867280912930h 7m", 9_223_372_036_854_775_807),

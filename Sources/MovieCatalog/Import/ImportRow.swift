@@ -96,7 +96,8 @@ public enum RowDecoder {
         /// A field's value from text through the rules, or nil (empty, or refused and reported).
         func parse(_ field: MovieField, _ text: String) -> FieldValue? {
             let trimmed = text.trimmingWhitespace()
-            if trimmed.isEmpty { return nil }
+            // `N/A` and its kin are empty cells, but in a title (a film may be called `Nan`).
+            if trimmed.isEmpty || field != .title && ValueParsing.isNullWord(trimmed) { return nil }
             switch MovieRules.value(field, from: trimmed) {
             case .success(let value): return value
             case .failure(let violation): problem(field, violation.reason); return nil

@@ -1,0 +1,35 @@
+import Foundation
+import Testing
+
+/// What spreadsheets and data tools write into cells, read as their users mean it: the words for
+/// no value, counts with their thousands grouped.
+@Suite struct SpreadsheetValuesTests {
+    @Test("N/A, NA, null, None and #N/A are empty cells: no genre, certification or id named so; a title keeps them")
+    func nullWords() throws {
+        let box = try Sandbox()
+        try box.write("r.csv", "title,year,genres,rating,votes,certification,imdb_id\nNA,N/A,N/A,NA,None,#N/A,N/A\nB,2001,\"Drama, null\",7.5,1,<NA>,tt0000001\n")
+        let run = try box.moviecat("import", "r.csv")
+        #expect(run.status == 0 && run.reports == [ReportLine(file: "r.csv", read: 2, inserted: 2)], "\(run)")
+        #expect(try box.rows("SELECT title, ifnull(year, '-'), ifnull(rating, '-'), ifnull(votes, '-'), ifnull(certification, '-'), ifnull(imdb_id, '-') FROM movies ORDER BY id")
+                == [["NA", "-", "-", "-", "-", "-"], ["B", "2001", "7.5", "1", "-", "tt0000001"]])
+        #expect(try box.sql("SELECT code FROM genres WHERE code IN ('n-a', 'null', 'na')").isEmpty)
+        #expect(try box.sql("SELECT g.code FROM movie_genres JOIN genres g ON g.id = genre_id") == ["drama"])
+        // Updating, a null word clears the stored value as an empty cell does.
+        try box.write("u.csv", "title,year,rating\nB,2001,N/A\n")
+        #expect(try box.moviecat("import", "u.csv").status == 0)
+        #expect(try box.sql("SELECT ifnull(rating, 'none') FROM movies WHERE title = 'B'") == ["none"])
+    }
+
+    @Test("votes with their thousands grouped (1,700,000, German Excel's 720.000) are whole counts, in a ; file too")
+    func groupedVotes() throws {
+        let box = try Sandbox()
+        try box.write("en.csv", "title,votes\nA,\"1,700,000\"\nB,720.000\nC,2.0\nD,1 234\n")
+        try box.write("de.csv", "Titel;title;votes;rating\nx;E;1.700.000;7,5\ny;F;720.000;8\n")
+        let run = try box.moviecat("import", "en.csv", "de.csv")
+        #expect(run.status == 0, "\(run)")
+        #expect(try box.rows("SELECT title, votes FROM movies ORDER BY id") == [["A", "1700000"], ["B", "720000"], ["C", "2"], ["D", "1234"], ["E", "1700000"], ["F", "720000"]])
+        try box.write("bad.csv", "title,votes\nG,\"1,5\"\n")
+        let bad = try box.moviecat("import", "bad.csv")
+        #expect(bad.status == 65 && bad.stderr.contains("bad.csv:2: votes: '1,5' is not a whole number"), "\(bad)")
+    }
+}
