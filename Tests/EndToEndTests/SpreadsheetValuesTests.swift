@@ -32,4 +32,15 @@ import Testing
         let bad = try box.moviecat("import", "bad.csv")
         #expect(bad.status == 65 && bad.stderr.contains("bad.csv:2: votes: '1,5' is not a whole number"), "\(bad)")
     }
+
+    @Test("a field's own name wins over an alias, in either order, CSV and JSON (Genre and Genres, Runtime and duration)")
+    func ownNameOverAlias() throws {
+        let box = try Sandbox()
+        try box.write("a.csv", "Title,Genre,Genres,runtime,duration\nA,Drama,Comedy|Horror,90,100\n")
+        try box.write("b.jsonl", #"{"title": "B", "genres": ["War"], "genre": "Drama", "duration": 80, "runtime": 70}"# + "\n")
+        let run = try box.moviecat("import", "a.csv", "b.jsonl")
+        #expect(run.status == 0 && run.errorLines.contains("a.csv: ignored columns: Genre (column 2; column 3 is read), runtime (column 4; column 5 is read)"), "\(run)")
+        #expect(try box.rows("SELECT m.title, m.duration_minutes, group_concat(g.code, '|') FROM movies m JOIN movie_genres mg ON mg.movie_id = m.id JOIN genres g ON g.id = mg.genre_id GROUP BY m.id ORDER BY m.id")
+                == [["A", "100", "comedy|horror"], ["B", "80", "war"]])
+    }
 }

@@ -5,21 +5,35 @@ public struct FieldMapping: Sendable {
     /// `--map` overrides: field -> column name (empty: the field is read from no column).
     public let overrides: [MovieField: String]
     private let fieldByKey: [String: MovieField]
+    /// How close a key is to its field (lower wins when two columns feed one field): the order of
+    /// the layout's columns, else the field's name first and then its aliases in order.
+    private let rankByKey: [String: Int]
 
     /// Creates a mapping from a layout's columns (else the built-in aliases) plus `--map` overrides.
     public init(overrides: [MovieField: String] = [:], layout: ImportLayout? = nil) {
         self.overrides = overrides
         var byKey: [String: MovieField] = [:]
+        var rank: [String: Int] = [:]
         if let layout {
-            for (column, field) in layout.mapping where overrides[field] == nil { byKey[column.lowercased()] = field }
+            for (index, (column, field)) in layout.mapping.enumerated() where overrides[field] == nil {
+                byKey[column.lowercased()] = field
+                rank[column.lowercased()] = index
+            }
         } else {
             for field in MovieField.allCases where overrides[field] == nil {
-                for alias in field.aliases { byKey[alias.lowercased()] = field }
+                for (index, alias) in field.aliases.enumerated() {
+                    byKey[alias.lowercased()] = field
+                    rank[alias.lowercased()] = index
+                }
             }
         }
         // An override wins over every alias, including another field's.
-        for (field, column) in overrides where !column.isEmpty { byKey[column.lowercased()] = field }
+        for (field, column) in overrides where !column.isEmpty {
+            byKey[column.lowercased()] = field
+            rank[column.lowercased()] = -1
+        }
         fieldByKey = byKey
+        rankByKey = rank
     }
 
     /// Parses `--map field=column` values; a bad one is a usage error naming it.
@@ -46,4 +60,12 @@ public struct FieldMapping: Sendable {
 
     /// The field a column or key feeds, if any.
     public func field(for key: String) -> MovieField? { fieldByKey[key.lowercased()] }
+
+    /// Whether `key` feeds `field` rather than `other`, a key read for it so far: a `--map`
+    /// column named exactly so, else the field's own name over an alias (`genres` over
+    /// `genre`), else the first.
+    func prefers(_ key: String, over other: String, for field: MovieField) -> Bool {
+        if let column = overrides[field], other == column || key == column { return key == column && other != column }
+        return rankByKey[key.lowercased(), default: .max] < rankByKey[other.lowercased(), default: .max]
+    }
 }

@@ -148,17 +148,18 @@ struct ImportPlan {
             }
             conditions.append(RowCondition(column: index, name: header[index], values: values))
         }
+        // Each field's column: `--map year=YEAR` reads the column named exactly so, though `year`
+        // comes before it; `genres` is read over `genre`; else the first.
         var columns: [MovieField: Int] = [:]
-        // `--map year=YEAR` reads the column named exactly so, though `year` comes before it.
-        for (field, column) in options.mapping.overrides where !column.isEmpty {
-            if let exact = header.firstIndex(of: column) { columns[field] = exact }
+        for (index, name) in header.enumerated() {
+            guard let field = mapping.field(for: name) else { continue }
+            if let read = columns[field], !mapping.prefers(name, over: header[read], for: field) { continue }
+            columns[field] = index
         }
         var ignored: [String] = []
         for (index, name) in header.enumerated() {
             let field = mapping.field(for: name)
-            if let field, columns[field] == nil {
-                columns[field] = index
-            } else if let field, columns[field] == index {
+            if let field, columns[field] == index {
                 continue
             } else if !conditions.contains(where: { $0.column == index }) {
                 // Named so that it can be found: an empty name by its place, a second column

@@ -35,9 +35,9 @@ extension Importer {
                     return true
                 }
                 var cells = [Cell](repeating: .absent, count: MovieField.allCases.count)
-                // Fields read from a key named exactly as `--map` names it (a bit each): another
-                // key differing only in case then feeds them no more, in either order.
-                var exactFields = 0
+                // The key each field was read from: a key it prefers (`--map`'s exact name, the
+                // field's own over an alias) replaces it, in either order.
+                var readFrom = [String?](repeating: nil, count: MovieField.allCases.count)
                 for member in members {
                     let field: MovieField?
                     if let cached = fieldOfKey[member.key] {
@@ -58,10 +58,9 @@ extension Importer {
                         }
                     }
                     if let field {
-                        let bit = 1 << field.rawValue
-                        let exact = plan.mapping.overrides[field] == member.key
-                        if exact || exactFields & bit == 0 { cells[field.rawValue] = Importer.cell(member.value) }
-                        if exact { exactFields |= bit }
+                        if let other = readFrom[field.rawValue], !plan.mapping.prefers(member.key, over: other, for: field) { continue }
+                        readFrom[field.rawValue] = member.key
+                        cells[field.rawValue] = Importer.cell(member.value)
                     }
                 }
                 if requiredSeen != true { requiredSeen = cells[plan.required.rawValue] != .absent }
