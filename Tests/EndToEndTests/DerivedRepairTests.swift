@@ -141,5 +141,29 @@ import TestSupport
         #expect(removed.status == 0 && removed.stderr.isEmpty, "\(removed)")
         #expect(try box.moviecat("filter", "--count").stdout == "0\n")
     }
-}
 
+    @Test("a movie deleted by sqlite3 with foreign keys off takes its genre links: the next movie given its id has none (version 14)")
+    func deletedMovieTakesItsLinks() throws {
+        let box = try Sandbox()
+        try box.seed()
+        // The shell's default: foreign keys off, so no cascade.
+        try box.sqlite3("PRAGMA foreign_keys = OFF; DELETE FROM movies WHERE id = 13;")
+        #expect(try box.sql("SELECT count(*) FROM movie_genres WHERE movie_id = 13") == ["0"])
+        let added = try box.moviecat("add", "--title", "Brand New")
+        #expect(added.status == 0 && added.errorLines == ["added movie 13: Brand New"], "\(added)")
+        #expect(try box.moviecat("filter", "--genre", "drama", "--title", "brand", "--count").stdout == "0\n")
+        // Links an older version left behind above the largest id go when the catalog is upgraded.
+        try box.sqlite3("""
+            PRAGMA foreign_keys = OFF; DROP TRIGGER movie_genres_follow_delete; DELETE FROM movies WHERE id = 13;
+            PRAGMA user_version = 13;
+            """)
+        #expect(try box.sql("SELECT count(*) FROM movie_genres WHERE movie_id = 13") == ["0"], "no genres were given")
+        try box.sqlite3("PRAGMA foreign_keys = OFF; DELETE FROM movies WHERE id = 12;")
+        #expect(try box.sql("SELECT count(*) FROM movie_genres WHERE movie_id = 12") == ["1"])
+        let upgraded = try box.moviecat("add", "--title", "Newer")
+        #expect(upgraded.status == 0 && upgraded.errorLines.last == "added movie 12: Newer", "\(upgraded)")
+        #expect(try box.sql("SELECT count(*) FROM movie_genres WHERE movie_id = 12") == ["0"])
+        #expect(try box.sql("PRAGMA user_version") == [latestSchemaVersion])
+        try Self.expectAnswersOfSQL(box, "after the upgrade")
+    }
+}
