@@ -61,6 +61,28 @@ import Testing
         #expect(try box.dump() == before)
     }
 
+    @Test("as add: an edit may not give a movie without an IMDb id the title and year of one with an id, nor the reverse; two ids may share them")
+    func identityAgainstIMDbIDs() throws {
+        let box = try Sandbox()
+        try box.initEmpty()
+        for arguments in [["Heat", "1995", "tt0113277"], ["Heet", "1995"], ["Hamlet", "1948", "tt0040416"], ["Hamlet", "1948", "tt0040417"], ["Other", "1948"]] {
+            let add = try box.moviecat(["add", "--title", arguments[0], "--year", arguments[1]] + (arguments.count > 2 ? ["--imdb", arguments[2]] : []))
+            #expect(add.status == 0, "\(add)")
+        }
+        let before = try box.dump()
+        for (arguments, message) in [(["edit", "2", "--title", "heat"], "movie 2 would have the title and year of movie 1 'Heat' (1995), tt0113277"),
+                                     (["edit", "4", "--imdb", ""], "movie 4 would have the title and year of movie 3 'Hamlet' (1948), tt0040416"),
+                                     (["edit", "1", "--title", "other", "--year", "1948"], "movie 1 would have the title and year of movie 5 'Other' (1948)"),
+                                     (["edit", "5", "--title", "Hamlet"], "movie 5 would have the title and year of movie 3 'Hamlet' (1948), tt0040416")] {
+            let run = try box.moviecat(arguments)
+            #expect(run.status == 1 && run.errorLines.last == "moviecat: error: \(message)", "\(run)")
+        }
+        #expect(try box.dump() == before)
+        // Another id is another film of that title and year; an edit of something else leaves a pair be.
+        #expect(try box.moviecat("edit", "1", "--title", "Hamlet", "--year", "1948", "--imdb", "tt0040418").status == 0)
+        #expect(try box.moviecat("edit", "3", "--rating", "7").status == 0)
+    }
+
     @Test("values are checked like add's", arguments: [
         (["edit", "2", "--year", "1700"], "--year: '1700' is outside 1870..2100"),
         (["edit", "2", "--title", " "], "--title: a title cannot be empty"),

@@ -65,7 +65,7 @@ extension Catalog {
                 guard var movie = try self.movie(id: id) else { throw CatalogError(.notFound, "no movie with id \(id)") }
                 for (field, value) in changes.values { movie[field] = value }
                 if let genres = changes.genres { movie.genres = genres }
-                try checkUnique(movie)
+                try checkUnique(movie, identityChanged: [.title, .year, .imdbID].contains(where: fields.contains))
                 try saver.update(id, from: movie, fields: fields)
                 try saver.link(id, to: changes.addGenres)
                 for genre in removed { try saver.unlink(id, genre: genre) }
@@ -75,17 +75,23 @@ extension Catalog {
         }
     }
 
-    /// Refuses values that would give `movie` another movie's natural key or IMDb id.
-    private func checkUnique(_ movie: Movie) throws {
+    /// Refuses values that would give `movie` another movie's natural key or IMDb id, or, when
+    /// its title, year or IMDb id change, the title and year of a movie that rows would then not
+    /// tell from it (SPEC section 4: two movies share a title and year only with different IMDb
+    /// ids; one without an id and one with would make a row of that title and year ambiguous, and
+    /// `add` refuses it too).
+    private func checkUnique(_ movie: Movie, identityChanged: Bool) throws {
         let identity = try MovieIdentity(db: db)
         if let imdbID = movie.imdbID,
            let other = try db.scalar("SELECT id FROM movies WHERE imdb_id = ? AND id <> ?", [.text(imdbID), .integer(movie.id)]),
            case .integer(let otherID) = other {
             throw CatalogError(.alreadyExists, "movie \(movie.id) cannot take IMDb id \(imdbID): \(try identity.describe(otherID)) has it")
         }
+        let imdbID: SQLValue = movie.imdbID.map { .text($0) } ?? .null
+        let sameOrUntold = identityChanged ? "NOT (imdb_id IS NOT NULL AND ?3 IS NOT NULL AND imdb_id <> ?3)" : "ifnull(imdb_id, '') = ifnull(?3, '')"
         let other = try db.scalar("""
-            SELECT id FROM movies WHERE title = ? COLLATE NOCASE AND ifnull(year, 0) = ? AND ifnull(imdb_id, '') = ? AND id <> ?
-            """, [.text(movie.title), .integer(Int64(movie.year ?? 0)), .text(movie.imdbID ?? ""), .integer(movie.id)])
+            SELECT id FROM movies WHERE title = ?1 COLLATE NOCASE AND ifnull(year, 0) = ?2 AND \(sameOrUntold) AND id <> ?4 ORDER BY id LIMIT 1
+            """, [.text(movie.title), .integer(Int64(movie.year ?? 0)), imdbID, .integer(movie.id)])
         if case .integer(let otherID)? = other {
             throw CatalogError(.alreadyExists, "movie \(movie.id) would have the title and year of \(try identity.describe(otherID))")
         }
