@@ -234,6 +234,10 @@ import TestSupport
         let shown = try box.moviecat("presets", "show", "drÁmas 🎬")
         #expect(shown.status == 0 && shown.lines == ["genre:drama"], "\(shown)")
         #expect(try box.moviecat("filter", "--preset", "DRÁMAS 🎬", "--count").stdout == "8\n")
+        // Greek: upper case has one sigma, lower case a final one (`ς`); the same name either way.
+        try Self.save(box, "ΣΊΣΥΦΟΣ", "genre:comedy")
+        #expect(try box.moviecat("save-preset", "σίσυφος", "genre:action").status == 1)
+        #expect(try box.moviecat("presets", "show", "σίσυφος").lines == ["genre:comedy"])
     }
 
     @Test("names a sqlite3 user stored alike but for non-ASCII case: the exact name picks one, a name matching both is refused")

@@ -71,14 +71,15 @@ extension Catalog {
 
     /// The id and stored name of a preset: the one named exactly so, else the one whose name
     /// matches ignoring case (Unicode-aware, unlike NOCASE, so a `sqlite3` user may have stored
-    /// `Ünï` and `ünï`: then only the exact name tells them apart).
+    /// `Ünï` and `ünï`: then only the exact name tells them apart; a Greek final sigma is a sigma,
+    /// as in title search).
     private func presetID(named raw: String) throws -> (Int64, String)? {
         // Composed on both sides: a name typed or stored with a separate accent is the same name.
         let name = raw.trimmingWhitespace().precomposed
-        let key = name.lowercased()
+        let key = name.searchFolded
         let presets = try db.query("SELECT id, name FROM presets ORDER BY id") { (try $0.int64(0), try $0.text(1)) }
         if let exact = presets.first(where: { $0.1.precomposed.unicodeScalars.elementsEqual(name.unicodeScalars) }) { return exact }
-        let alike = presets.filter { $0.1.lowercased() == key }
+        let alike = presets.filter { $0.1.precomposed.searchFolded == key }
         if alike.count > 1 {
             let names = alike.map(\.1.quotedForMessage).joined(separator: ", ")
             throw CatalogError(.notFound, "no preset is named exactly \(name.quotedForMessage), and several are ignoring case (\(names)); give one exactly")
