@@ -76,6 +76,7 @@ import Testing
     func commaLists() throws {
         #expect(try parser.parse(.genre, "action,drama") == [.genre("action"), .genre("drama")])
         #expect(try parser.parse(.rating, "1,9..") == [.rating(.bucket(1)), .rating(.range(9, nil))])
+        #expect(try parser.parse(.votes, "1k,25000..").count == 2, "a list of votes without grouped thousands")
         #expect(try parser.parse(.title, "a,b") == [.title("a,b")])
         #expect(try parser.parseToken("genre:action,comedy") == [.genre("action"), .genre("comedy")])
         #expect(try parser.parseToken("title:Star Wars: Episode IV") == [.title("Star Wars: Episode IV")])
@@ -107,6 +108,8 @@ import Testing
         Bad(facet: .votes, input: "lots", message: "invalid value 'lots' for '--votes'"),
         Bad(facet: .votes, input: "1.2345k", message: "invalid value"),
         Bad(facet: .votes, input: "50k..1k", message: "lower bound is above"),
+        Bad(facet: .votes, input: "25,000..", message: "--votes '25,000..': a comma separates values, so '000..' would be one; write thousands without commas (25000) or with k (25k)"),
+        Bad(facet: .votes, input: "..1,500,000", message: "so '500' would be one"),
         Bad(facet: .imdb, input: "nm0000001", message: "invalid value 'nm0000001' for '--imdb': expected an IMDb id"),
         Bad(facet: .title, input: "   ", message: "empty value"),
     ]

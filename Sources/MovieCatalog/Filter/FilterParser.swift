@@ -18,8 +18,18 @@ public struct FilterParser: Sendable {
         if facet == .title { return [try parseOne(.title, value, source: source)] }
         // Split on the comma itself, not on characters: a comma followed by a combining mark
         // is one Character, and would otherwise not split.
-        return try value.unicodeScalars.split(separator: ",", omittingEmptySubsequences: false).map {
-            try parseOne(facet, String($0), source: source)
+        let items = value.unicodeScalars.split(separator: ",", omittingEmptySubsequences: false).map { String($0) }
+        if facet == .votes { try Self.refuseGroupedThousands(items, value: value, source: source) }
+        return try items.map { try parseOne(facet, $0, source: source) }
+    }
+
+    /// Refuses `25,000..`, votes written as tables print them: the comma would split it into `25`
+    /// and `000..` (every movie with votes), a wrong answer without a word.
+    private static func refuseGroupedThousands(_ items: [String], value: String, source: String) throws {
+        for (previous, item) in zip(items, items.dropFirst()) {
+            let digits = item.utf8.prefix { $0 >= 48 && $0 <= 57 }.count
+            guard digits == 3, previous.utf8.last.map({ $0 >= 48 && $0 <= 57 }) == true else { continue }
+            throw CatalogError(.usage, "\(source) \(value.quotedForMessage): a comma separates values, so \(item.quotedForMessage) would be one; write thousands without commas (25000) or with k (25k)")
         }
     }
 
