@@ -54,6 +54,34 @@ import Testing
         #expect(try box.rows("SELECT code, name FROM genres WHERE code = 'film-noir'") == [["film-noir", "Film-Noir"]])
     }
 
+    @Test("IMDb's other datasets (akas, crew, principals, episode, names) are skipped whole, gzipped too, as `import title.*` reads them")
+    func otherIMDbDatasets() throws {
+        let box = try Sandbox()
+        try Self.fixture(box, "title.basics.tsv")
+        // Their headers as IMDb writes them; akas has a `title` column, crew a `tconst`.
+        let files: [(String, String)] = [
+            ("title.akas.tsv.gz", "titleId\tordering\ttitle\tregion\tlanguage\ttypes\tattributes\tisOriginalTitle\ntt0000001\t1\tCarmencita\tUS\t\\N\timdbDisplay\t\\N\t0\n"),
+            ("title.crew.tsv", "tconst\tdirectors\twriters\ntt0111161\tnm0001104\tnm0000175\n"),
+            ("title.principals.tsv", "tconst\tordering\tnconst\tcategory\tjob\tcharacters\ntt0111161\t1\tnm0000209\tactor\t\\N\t[\"Andy\"]\n"),
+            ("title.episode.tsv", "tconst\tparentTconst\tseasonNumber\tepisodeNumber\ntt0041951\ttt0041038\t1\t9\n"),
+            ("name.basics.tsv", "nconst\tprimaryName\tbirthYear\tdeathYear\tprimaryProfession\tknownForTitles\nnm0000001\tFred Astaire\t1899\t1987\tactor\ttt0050419\n"),
+        ]
+        for (name, text) in files {
+            _ = try box.write(name, bytes: name.hasSuffix(".gz") ? try Self.gzipped(Data(text.utf8)) : Array(text.utf8))
+        }
+        let run = try box.moviecat(["import"] + files.map(\.0) + ["title.basics.tsv"])
+        #expect(run.status == 0, "\(run)")
+        for (name, holds) in zip(files.map(\.0), ["title.akas layout: alternative titles of IMDb's titles", "title.crew layout: directors and writers",
+                                                  "title.principals layout: cast and crew", "title.episode layout: episodes of series", "name.basics layout: people"]) {
+            #expect(run.reports.contains(ReportLine(file: name, read: 0)), "\(name): \(run)")
+            #expect(run.errorLines.contains("\(name): IMDb \(holds), not movies; skipped (--layout none reads its columns)"), "\(run)")
+        }
+        #expect(try Self.catalog(box) == Self.basicsKept)
+        // Read as a plain list, akas' titles are titles.
+        let plain = try box.moviecat("import", "title.akas.tsv.gz", "--layout", "none")
+        #expect(plain.reports == [ReportLine(file: "title.akas.tsv.gz", read: 1, inserted: 1)], "\(plain)")
+    }
+
     /// Basics then ratings: every kept movie with its rating and votes.
     static func imdbCatalog(_ box: Sandbox) throws {
         try Self.fixture(box, "title.basics.tsv")

@@ -61,6 +61,10 @@ extension Importer {
             throw CatalogError(.dataError, "\(input.name):1: empty file: expected a header row naming the columns")
         }
         let header = try Importer.header(reader, name: input.name)
+        if let layout = ImportPlan.layout(for: header.map { $0.trimmingWhitespace() }, choice: options.layout), let reason = layout.notMovies {
+            addNote("\(layout.title): \(reason); skipped (--layout none reads its columns)")
+            return
+        }
         let (plan, columns, ignored) = try ImportPlan.make(header: header, source: "\(input.name):\(reader.recordLine)",
                                                            options: options)
         describe(plan, ignored: ignored)

@@ -20,6 +20,9 @@ public struct ImportLayout: Sendable, Equatable {
     let defaultWhere: [(column: String, values: [String])]
     /// Value rules applied to its cells before validation.
     let rules: [ValueRule]
+    /// Why the input holds no movies (IMDb's other datasets), when it does not: it is skipped,
+    /// not read as titles (title.akas has a `title` column) or as updates (title.crew a `tconst`).
+    var notMovies: String? = nil
 
     /// A value rule of a layout.
     enum ValueRule: Sendable, Equatable {
@@ -79,7 +82,17 @@ public struct ImportLayout: Sendable, Equatable {
             keyColumns: ["movieId", "title", "genres"], absentColumns: ["year"],
             mapping: [("title", .title), ("genres", .genres), ("imdbId", .imdbID)],
             defaultWhere: [], rules: [.yearInTitle, .noGenres("(no genres listed)")]),
-    ]
+    ] + ([
+        // IMDb's other datasets: `import title.*.tsv.gz` reads them beside basics and ratings.
+        ("imdb-akas", "title.akas", ["titleId", "ordering", "title", "isOriginalTitle"], "alternative titles of IMDb's titles"),
+        ("imdb-crew", "title.crew", ["tconst", "directors", "writers"], "directors and writers"),
+        ("imdb-principals", "title.principals", ["tconst", "ordering", "nconst", "category"], "cast and crew"),
+        ("imdb-episode", "title.episode", ["tconst", "parentTconst", "seasonNumber"], "episodes of series"),
+        ("imdb-names", "name.basics", ["nconst", "primaryName"], "people"),
+    ] as [(String, String, [String], String)]).map { name, file, keys, holds in
+        ImportLayout(name: name, title: "IMDb \(file) layout", keyColumns: keys, absentColumns: [],
+                     mapping: [], defaultWhere: [], rules: [], notMovies: "\(holds), not movies")
+    }
 
     /// The layout named `name` (any case).
     public static func named(_ name: String) -> ImportLayout? {
