@@ -15,10 +15,13 @@ public struct GenreCatalogue: Sendable {
         self.byKey = byKey
     }
 
-    /// The genre whose code or name matches `text`, ignoring case (and `Sci Fi` finds `sci-fi`).
+    /// The genre whose code or name matches `text`, ignoring case (and `Sci Fi` finds `sci-fi`,
+    /// as does a synonym, `Science Fiction`).
     public func resolve(_ text: String) -> Genre? {
         let key = text.trimmingWhitespace().lowercased()
-        return byKey[key] ?? byKey[Genre.slug(key)]
+        if let genre = byKey[key] { return genre }
+        let slug = Genre.slug(key)
+        return byKey[slug] ?? Genre.synonyms[slug].flatMap { byKey[$0] }
     }
 
     /// The known genre codes.

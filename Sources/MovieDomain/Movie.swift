@@ -119,6 +119,13 @@ public struct Genre: Hashable, Sendable {
         self.name = name
     }
 
+    /// Other services' names for a genre, by slug, and the code they mean where the catalog knows
+    /// it (TMDB's `Science Fiction` is IMDb's `Sci-Fi`; MovieLens 100k's `Children's` the later
+    /// MovieLens `Children`): lists from several services then count alike in facets.
+    public static let synonyms: [String: String] = [
+        "science-fiction": "sci-fi", "scifi": "sci-fi", "children-s": "children", "childrens": "children",
+    ]
+
     /// The code for a genre name: lower-case, runs of anything but letters and digits become one `-`.
     public static func slug(_ name: String) -> String {
         var slug = ""

@@ -229,35 +229,6 @@ import Testing
         #expect(cut.status == 65 && cut.errorLines.last == "moviecat: error: cut.csv:1: a Letterboxd list export without the films' header (Position,Name,Year,URL) in the records after it", "\(cut)")
     }
 
-    @Test("Trakt's JSON exports: the movie nested in each record, shows and episodes left out, its own ratings not the movie's")
-    func trakt() throws {
-        let box = try Sandbox()
-        try Self.fixture(box, "trakt-history.json")
-        // A history beginning with an episode: still Trakt's, and the episode left out by its type.
-        let history = try box.moviecat("import", "trakt-history.json")
-        #expect(history.status == 0, "\(history)")
-        #expect(history.reports == [ReportLine(file: "trakt-history.json", read: 3, inserted: 2, filtered: 1)], "\(history)")
-        #expect(history.errorLines.contains("trakt-history.json: Trakt export layout; where type=movie"), "\(history)")
-        #expect(try box.rows("SELECT title, year, imdb_id FROM movies ORDER BY id") == [["Spirited Away", "2001", "tt0245429"], ["Amélie", "2001", "tt0211915"]])
-        // watched-movies.json has no type; ratings-movies.json's rating is the user's own.
-        try box.write("watched-movies.json", #"[{"plays": 2, "last_watched_at": "2023-03-04T20:11:00.000Z", "movie": {"title": "Heat", "year": 1995, "ids": {"trakt": 2, "slug": "heat-1995", "imdb": "tt0113277", "tmdb": 949}}}]"#)
-        #expect(try box.moviecat("import", "watched-movies.json").reports == [ReportLine(file: "watched-movies.json", read: 1, inserted: 1)])
-        try box.write("ratings-movies.json", #"[{"rated_at": "2023-03-05T10:00:00.000Z", "rating": 10, "type": "movie", "movie": {"title": "Spirited Away", "year": 2001, "ids": {"trakt": 612, "slug": "spirited-away-2001", "imdb": "tt0245429", "tmdb": 129}}}]"#)
-        let ratings = try box.moviecat("import", "ratings-movies.json")
-        #expect(ratings.reports == [ReportLine(file: "ratings-movies.json", read: 1, updated: 1)], "\(ratings)")
-        #expect(ratings.errorLines.contains("ratings-movies.json: ignored columns: rated_at, rating, movie.ids.trakt, movie.ids.slug, movie.ids.tmdb"), "\(ratings)")
-        #expect(try box.sql("SELECT count(*) FROM movies WHERE rating IS NOT NULL") == ["0"])
-        // A list beginning with a person is Trakt's too; the person is left out by its type.
-        try box.write("list.json", #"[{"rank": 1, "type": "person", "person": {"name": "Hayao Miyazaki", "ids": {"trakt": 9}}}, {"rank": 2, "type": "movie", "movie": {"title": "Ponyo", "year": 2008, "ids": {"trakt": 7, "imdb": "tt0876563"}}}]"#)
-        let list = try box.moviecat("import", "list.json")
-        #expect(list.reports == [ReportLine(file: "list.json", read: 2, inserted: 1, filtered: 1)], "\(list)")
-        // Any nested key can be named: --map and --where read `a.b` too.
-        try box.write("api.json", #"[{"result": {"name": "Past Lives", "released": 2023}, "kind": {"type": "film"}}]"#)
-        let api = try box.moviecat("import", "api.json", "--map", "title=result.name", "--map", "year=result.released", "--where", "kind.type=film")
-        #expect(api.reports == [ReportLine(file: "api.json", read: 1, inserted: 1)], "\(api)")
-        #expect(try box.sql("SELECT year FROM movies WHERE title = 'Past Lives'") == ["2023"])
-    }
-
     @Test("MovieLens movies.csv: the year leaves the title, articles move to the front, no genres means none")
     func movielens() throws {
         let box = try Sandbox()

@@ -56,7 +56,7 @@ final class GenreResolver {
             return id
         }
         let code = Genre.slug(name)
-        if let id = ids[code] {
+        if let id = ids[code] ?? Genre.synonyms[code].flatMap({ ids[$0] }) {
             ids[key] = id
             ids[name] = id
             return id

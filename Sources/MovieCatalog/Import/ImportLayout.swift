@@ -34,6 +34,8 @@ public struct ImportLayout: Sendable, Equatable {
         /// A value of `0` means none known (IMDb's runtime of a title nobody timed): a movie of
         /// 0 minutes is refused, and one such row would stop a whole dataset's import.
         case zeroIsUnknown(MovieField)
+        /// Genres given as numbers (TMDB's `genre_ids`), named by this table; others left out.
+        case genreIDs([String: String])
     }
 
     public static func == (a: ImportLayout, b: ImportLayout) -> Bool { a.name == b.name }
@@ -82,6 +84,13 @@ public struct ImportLayout: Sendable, Equatable {
             keyColumns: ["movieId", "title", "genres"], absentColumns: ["year"],
             mapping: [("title", .title), ("genres", .genres), ("imdbId", .imdbID)],
             defaultWhere: [], rules: [.yearInTitle, .noGenres("(no genres listed)")]),
+        ImportLayout(
+            name: "tmdb", title: "TMDB layout",
+            keyColumns: ["title", "original_title", "release_date", "vote_average"], absentColumns: [],
+            mapping: [("title", .title), ("release_date", .year), ("vote_average", .rating), ("vote_count", .votes),
+                      ("runtime", .duration), ("imdb_id", .imdbID), ("genres", .genres), ("genre_ids", .genres)],
+            // A film nobody rated has the average 0; a search of several kinds marks films `movie`.
+            defaultWhere: [("media_type", ["movie"])], rules: [.genreIDs(tmdbGenres), .zeroIsUnknown(.rating)]),
     ] + ([
         // IMDb's other datasets: `import title.*.tsv.gz` reads them beside basics and ratings.
         ("imdb-akas", "title.akas", ["titleId", "ordering", "title", "isOriginalTitle"], "alternative titles of IMDb's titles"),
@@ -93,6 +102,14 @@ public struct ImportLayout: Sendable, Equatable {
         ImportLayout(name: name, title: "IMDb \(file) layout", keyColumns: keys, absentColumns: [],
                      mapping: [], defaultWhere: [], rules: [], notMovies: "\(holds), not movies")
     }
+
+    /// TMDB's movie genres by id (its `genre/movie/list`).
+    static let tmdbGenres: [String: String] = [
+        "28": "Action", "12": "Adventure", "16": "Animation", "35": "Comedy", "80": "Crime", "99": "Documentary",
+        "18": "Drama", "10751": "Family", "14": "Fantasy", "36": "History", "27": "Horror", "10402": "Music",
+        "9648": "Mystery", "10749": "Romance", "878": "Science Fiction", "10770": "TV Movie", "53": "Thriller",
+        "10752": "War", "37": "Western",
+    ]
 
     /// The layout named `name` (any case).
     public static func named(_ name: String) -> ImportLayout? {

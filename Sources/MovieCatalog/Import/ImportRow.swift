@@ -9,8 +9,10 @@ public enum Cell: Equatable, Sendable {
     case text(String)
     /// A JSON number literal.
     case number(String)
-    /// A JSON array of strings (genres).
+    /// A JSON array of strings (genres), or of objects each with a `name` (TMDB's genres).
     case list([String])
+    /// A JSON array of numbers (TMDB's `genre_ids`, which its layout names).
+    case numbers([String])
     /// A JSON value of a type no field takes (named for the message: "a boolean").
     case unsupported(String)
     /// Bytes that are not valid UTF-8.
@@ -112,6 +114,7 @@ public enum RowDecoder {
                 case .list(let items): names = items.flatMap(splitGenres)
                 case .text(let s): names = splitGenres(s)
                 case .number(let s): problem(field, "expected genre names, found the number \(s)"); continue
+                case .numbers: problem(field, "expected genre names, found an array holding a number"); continue
                 case .unsupported(let kind): problem(field, "expected genre names, found \(kind)"); continue
                 case .invalidUTF8: problem(field, "invalid UTF-8"); continue
                 case .absent, .null: continue
@@ -124,7 +127,7 @@ public enum RowDecoder {
             switch value {
             case .absent, .null: break
             case .text(let s), .number(let s): if let parsed = parse(field, s) { movie[field] = parsed }
-            case .list: problem(field, "expected a single value, found an array")
+            case .list, .numbers: problem(field, "expected a single value, found an array")
             case .unsupported(let kind): problem(field, "expected text or a number, found \(kind)")
             case .invalidUTF8: problem(field, "invalid UTF-8")
             }

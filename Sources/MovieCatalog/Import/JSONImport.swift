@@ -162,10 +162,26 @@ extension Importer {
         case .bool: return .unsupported("a boolean")
         case .object: return .unsupported("an object")
         case .array(let items):
+            if let first = items.first, case .number = first {
+                var numbers: [String] = []
+                for item in items {
+                    guard case .number(let n) = item else { return .unsupported("an array holding \(item.kindName)") }
+                    numbers.append(n)
+                }
+                return .numbers(numbers)
+            }
             var strings: [String] = []
             for item in items {
-                guard case .string(let s) = item else { return .unsupported("an array holding \(item.kindName)") }
-                strings.append(s)
+                switch item {
+                case .string(let s): strings.append(s)
+                // `[{"id": 28, "name": "Action"}]`, as TMDB and others list genres.
+                case .object(let members):
+                    guard let name = members.first(where: { $0.key.lowercased() == "name" }), case .string(let s) = name.value else {
+                        return .unsupported("an array holding an object without a name")
+                    }
+                    strings.append(s)
+                default: return .unsupported("an array holding \(item.kindName)")
+                }
             }
             return .list(strings)
         }
@@ -182,7 +198,7 @@ extension Importer {
         switch cell {
         case .absent, .null, .invalidUTF8: return ""
         case .text(let s), .number(let s): return s
-        case .list(let items): return items.joined(separator: "|")
+        case .list(let items), .numbers(let items): return items.joined(separator: "|")
         case .unsupported(let kind): return "(\(kind))"
         }
     }

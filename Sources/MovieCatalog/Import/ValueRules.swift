@@ -12,9 +12,14 @@ extension ImportLayout.ValueRule {
         case .zeroIsUnknown(let field):
             switch cells[field.rawValue] {
             case .text(let text), .number(let text):
+                // `0`, `00`, `0.0`.
                 let digits = text.trimmingWhitespace().utf8
-                if !digits.isEmpty && digits.allSatisfy({ $0 == 0x30 }) { cells[field.rawValue] = .null }
+                if digits.contains(0x30) && digits.allSatisfy({ $0 == 0x30 || $0 == 0x2E }) { cells[field.rawValue] = .null }
             default: break
+            }
+        case .genreIDs(let names):
+            if case .numbers(let ids) = cells[MovieField.genres.rawValue] {
+                cells[MovieField.genres.rawValue] = .list(ids.compactMap { names[$0] })
             }
         case .yearInTitle:
             guard case .text(let text) = cells[MovieField.title.rawValue] else { return }
