@@ -13,13 +13,16 @@ import SQLiteStore
 /// - movie_stale not empty (a REPLACE, a derived row deleted or renumbered by hand): the logged
 ///   movies' rows recomputed, and the log emptied;
 /// - movie_facet_totals without its `counts` or `packed` column (made again by hand): made anew.
-/// A repair also counts the blocks movie_facet_totals lacks, as moviecat's writes do.
+/// A repair also counts the blocks movie_facet_totals lacks, as moviecat's writes do. The
+/// trigger that takes a deleted movie's genre links with it is checked and made again alike.
 enum DerivedTables {
     /// What one set of derived data is rebuilt by: migrations run again, in order. Dropping
     /// movie_facets drops version 5's indexes and version 7's triggers on it; dropping
     /// movie_title_exceptions, version 7's triggers on it.
     enum Part: CaseIterable {
         case facets, sortIndexes, titles, totals
+        /// The trigger that takes a deleted movie's genre links with it (foreign keys off).
+        case links
 
         var migrations: [Int] {
             switch self {
@@ -27,6 +30,7 @@ enum DerivedTables {
             case .sortIndexes: return [5]
             case .titles: return [6, 7, 10, 11, 12]
             case .totals: return [8, 9]
+            case .links: return [14]
             }
         }
     }
@@ -48,7 +52,7 @@ enum DerivedTables {
         ("movie_stale_on_facet_delete", .facets, 7), ("movie_stale_on_facet_renumber", .facets, 7),
         ("movie_stale_on_exception_delete", .titles, 7), ("movie_stale_on_exception_renumber", .titles, 7),
         (FacetTotals.name, .totals, 8), (FacetTotals.triggers[0], .totals, 8), (FacetTotals.triggers[1], .totals, 8),
-        (FacetTotals.triggers[2], .totals, 8),
+        (FacetTotals.triggers[2], .totals, 8), ("movie_genres_follow_delete", .links, 14),
     ]
 
     /// The log and the triggers on movies that fill it: without one, a REPLACE may go unlogged.

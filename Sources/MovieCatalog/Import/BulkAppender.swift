@@ -143,12 +143,34 @@ final class BulkAppender {
         }
     }
 
-    /// Whether a stored catalog lets rows keyed like `first` be appended: every stored movie
-    /// keyed alike (all with an IMDb id, or none), so no stored movie is matched another way.
-    static func storedCatalogAllows(_ db: Database, first: ImportRow) throws -> Bool {
-        let other = first.imdbID == nil ? "imdb_id IS NOT NULL" : "imdb_id IS NULL"
-        return try db.intScalar("SELECT NOT EXISTS (SELECT 1 FROM movies WHERE \(other))") == 1
+    /// Whether a stored catalog lets rows keyed like `first` be appended, and the title-and-year
+    /// keys of the stored movies a row may match another way. Every stored movie keyed alike
+    /// (all with an IMDb id, or none) matches no other way: an empty set. Rows with IMDb ids
+    /// into a catalog where a few movies have none (the demo's 13, a list without ids) may give
+    /// one of those its id: their keys, for such rows to wait for the row-by-row path (when
+    /// `waits`: under update, where every row names its genres). Nil when rows cannot be
+    /// appended (rows without ids into a catalog with ids: several films of one title and year
+    /// make a row ambiguous; or too many movies without ids to hold their keys).
+    static func storedKeysMatchedOtherwise(_ db: Database, first: ImportRow, waits: Bool) throws -> Set<[UInt8]>? {
+        if first.imdbID == nil {
+            return try db.intScalar("SELECT EXISTS (SELECT 1 FROM movies WHERE imdb_id IS NOT NULL)") == 1 ? nil : []
+        }
+        let untold = try db.intScalar("SELECT count(*) FROM (SELECT 1 FROM movies WHERE imdb_id IS NULL LIMIT \(maxUntoldKeys + 1))")
+        if untold == 0 { return [] }
+        guard waits, untold <= maxUntoldKeys else { return nil }
+        var keys: Set<[UInt8]> = []
+        var key: [UInt8] = []
+        let rows = try db.prepare("SELECT title, year FROM movies WHERE imdb_id IS NULL")
+        while try rows.step() {
+            rows.withText(0) { RepeatSieve.key(title: $0, year: rows.optionalInt(1), imdbID: nil, byIMDbID: false, into: &key) }
+            keys.insert(key)
+        }
+        return keys
     }
+
+    /// The most stored movies without IMDb ids whose keys a load by IMDb id holds (some 100
+    /// bytes each).
+    static let maxUntoldKeys = 100_000
 
     /// Whether the title index is built on another thread (the merge then notes the movies it
     /// gives other titles).

@@ -64,6 +64,18 @@ final class ImportWriter {
     /// movie_facets kept at the end, for an input large beside the catalog.
     private let deferredFacets: DeferredFacets?
 
+    /// While rows with IMDb ids are appended (under update) into a catalog with movies that have
+    /// none: those movies' title-and-year keys. A row with one of them (which may give that movie its id),
+    /// or with the IMDb id of such a row, waits in `waiting` and is written row by row once the
+    /// append ends; no appended row can match what it matches, nor it what they do, so the
+    /// catalog ends as row by row would leave it (a waiting row that is new takes a later id).
+    private var matchedOtherwise: Set<[UInt8]> = []
+    private var waiting: [(row: ImportRow, file: String)] = []
+    private var waitingIDs: Set<String> = []
+    private var waitingKey: [UInt8] = []
+    /// The most rows that wait: past it, the append ends and the rest go row by row.
+    static let maxWaiting = 50_000
+
     init(db: Database, policy: DuplicatePolicy, bulkLoad: Bool, mergingEveryRow: Bool = false, sharedHashes: Bool = false, heldRows: Int = BulkAppender.heldRows, titleScratchPages: Int? = nil,
          deferFacets: Bool = false) throws {
         self.mergingEveryRow = mergingEveryRow
@@ -87,7 +99,8 @@ final class ImportWriter {
     func write(_ row: ImportRow, file: String) throws -> (outcome: Outcome, id: Int64) {
         if bulkEligible {
             bulkEligible = false
-            if row.present.contains(.title), try !hadMovies || BulkAppender.storedCatalogAllows(db, first: row) {
+            if row.present.contains(.title), let keys = try hadMovies ? BulkAppender.storedKeysMatchedOtherwise(db, first: row, waits: policy == .update) : [] {
+                matchedOtherwise = keys
                 bulk = try BulkAppender(db: db, genres: genres, first: row, maxIDBefore: maxIDBeforeInput, hadMovies: hadMovies,
                                         nowSeconds: nowSeconds, titleScratchPages: titleScratchPages,
                                         sieve: RepeatSieve(seesEverything: mergingEveryRow), hashMask: sharedHashes ? 3 : .max, heldRows: heldRows)
@@ -95,12 +108,38 @@ final class ImportWriter {
         }
         if let bulk {
             if bulk.accepts(row) {
+                if mustWait(row) {
+                    waiting.append((row, file))
+                    // Its new genres added now, as row by row would, so each is named as the first
+                    // row naming it spells it.
+                    for name in row.movie.genres { _ = try genres.id(for: name) }
+                    // Counted as inserted for now, as appended rows are; `stopAppending` corrects it.
+                    if waiting.count <= Self.maxWaiting { return (.inserted, 0) }
+                    try stopAppending()
+                    return (.inserted, 0)
+                }
                 appendedRows += 1
                 let (id, repeated) = try bulk.append(row)
                 return (repeated ? .repeated : .inserted, id)
             }
             try stopAppending()
         }
+        return try writeRowByRow(row, file: file)
+    }
+
+    /// Whether an appended row must wait for the row-by-row path (see `matchedOtherwise`).
+    private func mustWait(_ row: ImportRow) -> Bool {
+        guard !matchedOtherwise.isEmpty, let id = row.imdbID else { return false }
+        if !waitingIDs.contains(id) {
+            RepeatSieve.key(of: row.movie, byIMDbID: false, into: &waitingKey)
+            guard matchedOtherwise.contains(waitingKey) else { return false }
+        }
+        waitingIDs.insert(id)
+        return true
+    }
+
+    /// Stores a row by the identity rules, one lookup at a time.
+    private func writeRowByRow(_ row: ImportRow, file: String) throws -> (outcome: Outcome, id: Int64) {
         switch try identity.match(row.movie) {
         case .ambiguous(let movies):
             return (.rejected(Self.ambiguity(movies)), 0)
@@ -196,6 +235,19 @@ final class ImportWriter {
             if counts.skipped > 0 {
                 try genres.forgetRemoved()
                 try appender.spellings?.rename(db, key: appender.key, maxIDBefore: maxIDBeforeInput, resolver: genres)
+            }
+        }
+        // The rows that waited, in their order, each counted as inserted so far.
+        let rows = waiting
+        waiting = []
+        waitingIDs = []
+        matchedOtherwise = []
+        for (row, file) in rows {
+            switch try writeRowByRow(row, file: file).outcome {
+            case .inserted, .notInCatalog, .rejected: break   // the last two: not for rows with titles and ids
+            case .updated: folded.updated += 1
+            case .skipped: folded.skipped += 1
+            case .repeated: folded.repeated += 1
             }
         }
     }
