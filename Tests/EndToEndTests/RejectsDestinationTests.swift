@@ -130,4 +130,52 @@ import Testing
 
             """)
     }
+
+    @Test("rows copied into what is not a file are written before the commit: a copy that fails (a full device) imports nothing")
+    func copyFailsBeforeCommit() throws {
+        let box = try Sandbox()
+        try box.seed()
+        try box.write("mixed.csv", Self.mixed)
+        let before = try box.dump()
+        let run = try box.moviecat("import", "mixed.csv", "--skip-invalid", "--rejects", "/dev/full")
+        #expect(run.status == 74 && run.errorLines.last == "moviecat: error: cannot write /dev/full: No space left on device", "\(run)")
+        #expect(try box.dump() == before)
+    }
+
+    @Test("a report stderr cannot take (a full device, a reader gone) does not make a committed import fail")
+    func reportAfterCommit() throws {
+        let box = try Sandbox()
+        try box.seed()
+        try box.write("mixed.csv", Self.mixed)
+        let full = try ResourceLimitTests.shell("moviecat --db catalog.sqlite import mixed.csv --skip-invalid 2>/dev/full; echo \"status $?\"", in: box)
+        #expect(full.stdout == "status 0\n", "\(full)")
+        try box.write("more.csv", "title\nMore\n")
+        let gone = try ResourceLimitTests.shell("moviecat --db catalog.sqlite import more.csv 2>&1 | true; echo \"status ${PIPESTATUS[0]}\"", in: box)
+        #expect(gone.stdout == "status 0\n", "\(gone)")
+        #expect(try box.sql("SELECT title FROM movies WHERE id > 13 ORDER BY id") == ["Good", "More"])
+    }
+
+    @Test("an import killed with kill -9 leaves no temporary rejects file, beside the file or in the temporary directory", arguments: ["out/rejects.csv", "/dev/stdout"])
+    func killedLeavesNothing(_ target: String) throws {
+        let box = try Sandbox()
+        try box.seed()
+        try FileManager.default.createDirectory(atPath: box.path("out"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: box.path("tmp"), withIntermediateDirectories: true)
+        // Its input stalls after a rejected row, so the process waits, its rejects file begun, when killed.
+        let run = try ResourceLimitTests.shell("""
+            mkfifo in.csv
+            (printf 'title,year\\nBad,1800\\n'; sleep 3) > in.csv &
+            TMPDIR=$PWD/tmp moviecat --db catalog.sqlite import in.csv --skip-invalid --rejects \(target) >/dev/null 2>&1 &
+            pid=$!
+            sleep 1
+            kill -9 $pid
+            wait $pid
+            echo "status $?"
+            """, in: box)
+        #expect(run.stdout.hasSuffix("status 137\n"), "\(run)")
+        for folder in ["out", "tmp", "."] {
+            let names = try FileManager.default.contentsOfDirectory(atPath: box.path(folder))
+            #expect(!names.contains { $0.hasPrefix(".moviecat-rejects-") }, "\(folder): \(names)")
+        }
+    }
 }

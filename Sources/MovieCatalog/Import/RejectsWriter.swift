@@ -13,16 +13,24 @@ import Darwin
 ///
 /// It writes to a temporary file and puts it in place only when the import succeeds, so a
 /// failed import never replaces what was there: renamed over a file (a symlink's target, the
-/// link kept), or copied into what is not a file (`/dev/stdout`, a pipe, a dangling symlink).
+/// link kept) once the import committed, or copied into what is not a file (`/dev/stdout`, a
+/// pipe, a dangling symlink) just before the commit, so that a copy that fails (a full device,
+/// a reader gone) rolls the import back rather than fail a command whose import landed.
 final class RejectsWriter {
     private let path: String
-    private let temporaryPath: String
+    /// The temporary file's name while it has one: nil when it has none (made unnamed, or
+    /// unlinked at once for a copy), so a killed process leaves nothing behind.
+    private let temporaryPath: String?
+    /// A second descriptor on the temporary file: the copy reads it, the link names it.
+    private let readFD: Int32
     /// The file the temporary one is renamed to; nil: copied into `path` instead.
     private let renamedTo: String?
     /// How `path` is opened for the copy.
     private let copyFlags: Int32
     private let out: TextOutput
     private var header: [String]?
+    /// Whether the rows were copied into `path` already (by `flush()`, before the commit).
+    private var copied = false
 
     /// Checks `path` before the import starts, so that a directory, or a directory that cannot
     /// be written, is refused before the catalog is opened, not after the import committed.
@@ -85,16 +93,27 @@ final class RejectsWriter {
         self.path = path
         let destination = try Self.destination(path)
         (renamedTo, copyFlags) = (destination.renamedTo, destination.copyFlags)
-        // A name of its own (mkstemp: no file or link of that name is followed or reused).
-        guard let (fd, temporary) = TemporaryFiles.make(destination.directory + "/.moviecat-rejects-XXXXXX", remembered: true) else {
-            throw CatalogError(.ioError, "cannot write rejects to \(path.quotedForMessage): \(String(cString: strerror(errno)))")
-        }
-        temporaryPath = temporary
-        // mkstemp makes it private (0600); the rejects file gets the usual mode.
         let mask = umask(0)
         umask(mask)
-        fchmod(fd, 0o666 & ~mask)
+        let fd: Int32
+        if destination.renamedTo != nil, let unnamed = TemporaryFiles.unnamed(in: destination.directory, mode: 0o666 & ~mask) {
+            (fd, temporaryPath) = (unnamed, nil)
+        } else {
+            // A name of its own (mkstemp: no file or link of that name is followed or reused);
+            // forgotten at once when the rows are copied rather than renamed.
+            guard let (made, temporary) = TemporaryFiles.make(destination.directory + "/.moviecat-rejects-XXXXXX", remembered: destination.renamedTo != nil) else {
+                throw CatalogError(.ioError, "cannot write rejects to \(path.quotedForMessage): \(String(cString: strerror(errno)))")
+            }
+            (fd, temporaryPath) = (made, destination.renamedTo != nil ? temporary : nil)
+            // mkstemp makes it private (0600); the rejects file gets the usual mode.
+            fchmod(fd, 0o666 & ~mask)
+        }
+        readFD = dup(fd)
         out = TextOutput(fd: fd, name: path, ownsDescriptor: true)
+    }
+
+    deinit {
+        if readFD >= 0 { closeDescriptor(readFD) }
     }
 
     /// Writes a row under `header`: a short row is padded with empty fields, so that its error
@@ -116,31 +135,38 @@ final class RejectsWriter {
         out.write(TextEscaping.csv(error) + "\n")
     }
 
-    /// Writes out what is buffered (a full disk shows here, while the import can roll back).
-    func flush() throws { try out.flush() }
-
-    /// Finishes the file and puts it in place.
-    func close() throws {
+    /// Writes out what is buffered, and copies the rows into what is not a file, just before the
+    /// import commits: an error here (a full disk or device, a reader gone) rolls it back.
+    func flush() throws {
         try out.flush()
-        defer {
-            unlink(temporaryPath)
-            TemporaryFiles.forget(temporaryPath)
-        }
-        if let renamedTo {
-            guard rename(temporaryPath, renamedTo) == 0 else {
-                throw CatalogError(.ioError, "cannot write \(path): \(String(cString: strerror(errno)))")
-            }
-        } else {
-            try copy(temporaryPath, into: path)
+        if renamedTo == nil && !copied {
+            copied = true
+            try copy(into: path)
         }
     }
 
-    /// Copies the file at `source` into `destination` (created if missing, as through a dangling symlink).
-    private func copy(_ source: String, into destination: String) throws {
-        let input = open(source, O_RDONLY)
-        defer { if input >= 0 { closeDescriptor(input) } }
+    /// Finishes the file and puts it in place.
+    func close() throws {
+        try flush()
+        guard let renamedTo else { return }
+        if let temporaryPath {
+            defer {
+                unlink(temporaryPath)
+                TemporaryFiles.forget(temporaryPath)
+            }
+            if rename(temporaryPath, renamedTo) != 0 {
+                throw CatalogError(.ioError, "cannot write \(path): \(String(cString: strerror(errno)))")
+            }
+        } else if !TemporaryFiles.link(readFD, as: renamedTo) {
+            throw CatalogError(.ioError, "cannot write \(path): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// Copies the temporary file into `destination` (created if missing, as through a dangling symlink).
+    private func copy(into destination: String) throws {
+        let input = readFD
         let output = open(destination, copyFlags, 0o644)
-        guard input >= 0, output >= 0 else {
+        guard input >= 0, output >= 0, lseek(input, 0, SEEK_SET) == 0 else {
             let reason = String(cString: strerror(errno))
             if output >= 0 { closeDescriptor(output) }
             throw CatalogError(.ioError, "cannot write \(path): \(reason)")
@@ -158,7 +184,7 @@ final class RejectsWriter {
             if n == 0 { return }
             if n < 0 {
                 if errno == EINTR { continue }
-                throw CatalogError(.ioError, "cannot read \(source): \(String(cString: strerror(errno)))")
+                throw CatalogError(.ioError, "cannot read the rejects' temporary file: \(String(cString: strerror(errno)))")
             }
             var done = 0
             while done < n {
@@ -175,6 +201,7 @@ final class RejectsWriter {
     /// Drops the file (the import failed, so none of it holds); an older file at `path` stays.
     func discard() {
         try? out.flush()
+        guard let temporaryPath else { return }
         unlink(temporaryPath)
         TemporaryFiles.forget(temporaryPath)
     }

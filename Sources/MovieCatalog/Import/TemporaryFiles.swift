@@ -1,3 +1,4 @@
+import SQLiteStore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -30,6 +31,43 @@ enum TemporaryFiles {
         let path = String(decoding: bytes.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
         if remembered { remember(path) } else { unlink(path) }
         return (fd, path)
+    }
+
+    /// Opens a file without a name in `directory` (Linux's `O_TMPFILE`), for `link(_:as:)` to
+    /// name once it is whole: a process killed meanwhile (`kill -9`, the OOM killer) leaves
+    /// nothing behind, where a named file would stay. Nil where the system or the file system
+    /// has no such files, or `/proc` is missing (the link goes through it).
+    static func unnamed(in directory: String, mode: mode_t) -> Int32? {
+        #if os(Linux) && (arch(x86_64) || arch(arm64))
+        guard access("/proc/self/fd", X_OK) == 0 else { return nil }
+        let fd = open(directory, 0o20200000 | O_RDWR, mode)   // O_TMPFILE (__O_TMPFILE | O_DIRECTORY)
+        return fd >= 0 ? fd : nil
+        #else
+        return nil
+        #endif
+    }
+
+    /// Names the unnamed file open at `fd` `path`, replacing what is there, with the signals
+    /// held: a name of its own first (`link` does not replace), then renamed over `path`.
+    static func link(_ fd: Int32, as path: String) -> Bool {
+        var blocked = sigset_t(), previous = sigset_t()
+        sigemptyset(&blocked)
+        for signal in signals { sigaddset(&blocked, signal) }
+        pthread_sigmask(SIG_BLOCK, &blocked, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+        let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+        for _ in 0..<100 {
+            let name = FilePaths.folder(of: path) + "/.moviecat-rejects-" + String((0..<6).map { _ in letters.randomElement()! })
+            if linkat(AT_FDCWD, "/proc/self/fd/\(fd)", AT_FDCWD, name, AT_SYMLINK_FOLLOW) == 0 {
+                if rename(name, path) == 0 { return true }
+                let saved = errno
+                unlink(name)
+                errno = saved
+                return false
+            }
+            if errno != EEXIST { return false }
+        }
+        return false
     }
 
     /// Removes `path` if the process is interrupted before `forget(path)`.
