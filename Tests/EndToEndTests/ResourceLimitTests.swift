@@ -27,6 +27,19 @@ import Testing
         #expect(try box.dump() == before)
     }
 
+    @Test("a file size limit met mid-write (a short WAL write, whose errno SQLite no longer has) is named as such too", arguments: [6_000, 7_000])
+    func fileSizeLimitMidWrite(_ limit: Int) throws {
+        let box = try Sandbox()
+        try box.seed()
+        try box.write("first.csv", Self.bigCSV(rows: 2_000).replacingOccurrences(of: "Rather", with: "Fairly"))
+        #expect(try box.moviecat("import", "first.csv").status == 0)
+        try box.write("big.csv", Self.bigCSV(rows: 60_000))
+        let before = try box.dump()
+        let run = try Self.shell("ulimit -f \(limit); exec moviecat --db catalog.sqlite import big.csv", in: box)
+        #expect(run.status == 74 && run.errorLines.last?.hasSuffix("the file size limit (ulimit -f) was reached; nothing was written") == true, "\(run)")
+        #expect(try box.dump() == before)
+    }
+
     /// A command run on a full disk: `prepare` runs first (shell, before the disk fills up).
     struct FullDiskCase: CustomTestStringConvertible, Sendable {
         var command: String

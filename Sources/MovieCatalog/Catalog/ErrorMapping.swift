@@ -34,8 +34,9 @@ extension CatalogError {
             }
         }
         if let error = error as? DatabaseError {
-            // A file size limit (ulimit -f): SIGXFSZ is ignored, so SQLite sees EFBIG instead.
-            if error.code == .ioError && error.systemErrno == EFBIG {
+            // A file size limit (ulimit -f): SIGXFSZ is ignored, so SQLite sees EFBIG instead; or,
+            // after a short write, an error whose errno is gone, with a file of the catalog at the limit.
+            if error.code == .ioError && (error.systemErrno == EFBIG || atFileSizeLimit(catalogPath)) {
                 return CatalogError(.ioError, "\(place)the file size limit (ulimit -f) was reached; nothing was written")
             }
             // Most often reported as a disk I/O error: the same words for every form, so users see the cause.
@@ -60,6 +61,16 @@ extension CatalogError {
             }
         }
         return CatalogError(.internalError, "internal error: \(error)")
+    }
+
+    /// Whether a file size limit is set and the catalog or its WAL has reached it (within a page).
+    private static func atFileSizeLimit(_ catalogPath: String?) -> Bool {
+        var limit = rlimit()
+        guard let catalogPath, getrlimit(__rlimit_resource_t(RLIMIT_FSIZE.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max else { return false }
+        return [catalogPath, catalogPath + "-wal"].contains { path in
+            var info = stat()
+            return stat(path, &info) == 0 && UInt64(info.st_size) + 65_536 >= UInt64(limit.rlim_cur)
+        }
     }
 
     /// The directory SQLite puts its temporary files in (`FilePaths.temporaryDirectory`), when
