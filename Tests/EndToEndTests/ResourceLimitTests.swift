@@ -91,6 +91,25 @@ import Testing
                 == String(contentsOfFile: box.path("before.sql"), encoding: .utf8))
     }
 
+    @Test("a catalog that cannot be made on a full disk leaves no empty file, nor the directories made for it")
+    func fullDiskNewCatalog() throws {
+        let box = try Sandbox()
+        try FileManager.default.createDirectory(atPath: box.path("small"), withIntermediateDirectories: true)
+        try box.write("new.sh", """
+            mount -t tmpfs -o size=1m tmpfs small || exit 99
+            dd if=/dev/zero of=small/filler bs=4k 2>/dev/null
+            moviecat --db small/sub/dir/c.sqlite filter --count > /dev/null 2> error.txt; echo $? > status.txt
+            moviecat --db small/c.sqlite init 2>> error.txt; echo $? >> status.txt
+            rm small/filler
+            find small | sort > left.txt
+            """)
+        let run = try Self.shell("unshare -rm bash new.sh", in: box)
+        try #require(run.status == 0, "the private tmpfs could not be made: \(run)")
+        #expect(try String(contentsOfFile: box.path("status.txt"), encoding: .utf8) == "73\n73\n")
+        let errors = try String(contentsOfFile: box.path("error.txt"), encoding: .utf8)
+        #expect(try String(contentsOfFile: box.path("left.txt"), encoding: .utf8) == "small\n", "\(errors)")
+    }
+
     @Test("a full temporary directory (the import's sorts spill there) is named as such, exit 74, not the catalog's disk")
     func fullTemporaryDirectory() throws {
         let box = try Sandbox()

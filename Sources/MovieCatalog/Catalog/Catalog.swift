@@ -1,5 +1,10 @@
 import MovieDomain
 import SQLiteStore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 /// An open, migrated movie catalog: the entry point for queries, imports and presets.
 public final class Catalog {
     /// The connection.
@@ -11,9 +16,15 @@ public final class Catalog {
     /// checks (and when needed repairs) its derived tables. `upgrading` hears of a migration of a
     /// catalog made by an older moviecat before it runs (from, to): it may rebuild an index.
     public init(path: String, upgrading: ((_ from: Int, _ to: Int) -> Void)? = nil) throws {
+        var info = stat()
+        let existed = stat(path, &info) == 0
+        var made: [String] = []
+        var opened: Database?
         do {
-            try CatalogLocation.createParentDirectories(of: path)
-            db = try Database(path: path)
+            made = try CatalogLocation.createParentDirectories(of: path)
+            let db = try Database(path: path)
+            opened = db
+            self.db = db
             let migrator = try CatalogSchema.migrator.get()
             try CatalogSchema.checkVersionMatchesTables(db)
             try DerivedTables.requireSpecTables(db)
@@ -29,6 +40,12 @@ public final class Catalog {
             if versionBefore > 0, versionBefore < FacetTotals.packedSince { try db.transaction { try FacetTotals.fill(db) } }
             try DerivedTables.ensure(db, migrator: migrator)
         } catch {
+            // A catalog this command was making (a full disk, a directory it cannot write): no
+            // empty file or directory of it stays behind.
+            if !existed {
+                try? opened?.close()
+                CatalogLocation.removeUnused(path, directories: made)
+            }
             throw CatalogError.from(error, catalogPath: path)
         }
     }

@@ -50,10 +50,12 @@ public enum CatalogLocation {
         return String(cString: real) + "/" + name
     }
 
-    /// Creates the parent directories of `path` (like `mkdir -p`).
-    static func createParentDirectories(of path: String) throws {
+    /// Creates the parent directories of `path` (like `mkdir -p`); returns those it made, outermost first.
+    @discardableResult
+    static func createParentDirectories(of path: String) throws -> [String] {
+        var made: [String] = []
         var components = path.split(separator: "/", omittingEmptySubsequences: false).dropLast()
-        guard !components.isEmpty else { return }
+        guard !components.isEmpty else { return made }
         var current = path.hasPrefix("/") ? "" : "."
         if path.hasPrefix("/") { components = components.dropFirst() }
         for component in components where !component.isEmpty {
@@ -65,10 +67,29 @@ public enum CatalogLocation {
                 }
                 continue
             }
-            if mkdir(current, 0o755) != 0 && errno != EEXIST {
+            if mkdir(current, 0o755) != 0 {
+                if errno == EEXIST { continue }
                 let reason = String(cString: strerror(errno))
+                removeUnused(nil, directories: made)
                 throw CatalogError(.cannotUseCatalog, "cannot create directory \(current) for the catalog: \(reason)")
             }
+            made.append(current)
         }
+        return made
+    }
+
+    /// Removes a catalog a failed command was making, when it holds nothing (an empty file and no
+    /// WAL with frames: another process making it at once would have written some), then the
+    /// directories made for it, innermost first, where empty.
+    static func removeUnused(_ path: String?, directories: [String]) {
+        if let path {
+            var info = stat(), wal = stat()
+            let empty = stat(path, &info) == 0 && info.st_size == 0
+            let walEmpty = stat(path + "-wal", &wal) != 0 || wal.st_size == 0
+            if empty && walEmpty {
+                for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
+            }
+        }
+        for directory in directories.reversed() { rmdir(directory) }
     }
 }
