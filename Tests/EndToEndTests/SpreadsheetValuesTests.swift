@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// What spreadsheets and data tools write into cells, read as their users mean it: the words for
-/// no value, counts with their thousands grouped.
+/// What spreadsheets and data tools write, read as their users mean it: the words for no value,
+/// counts with their thousands grouped, two columns for one field, rows without their empty last fields.
 @Suite struct SpreadsheetValuesTests {
     @Test("N/A, NA, null, None and #N/A are empty cells: no genre, certification or id named so; a title keeps them")
     func nullWords() throws {
@@ -42,5 +42,21 @@ import Testing
         #expect(run.status == 0 && run.errorLines.contains("a.csv: ignored columns: Genre (column 2; column 3 is read), runtime (column 4; column 5 is read)"), "\(run)")
         #expect(try box.rows("SELECT m.title, m.duration_minutes, group_concat(g.code, '|') FROM movies m JOIN movie_genres mg ON mg.movie_id = m.id JOIN genres g ON g.id = mg.genre_id GROUP BY m.id ORDER BY m.id")
                 == [["A", "100", "comedy|horror"], ["B", "80", "war"]])
+    }
+
+    @Test("rows without their empty last fields (Excel after row 16) read them as empty, and the report counts them; a --where on a missing field sees it empty")
+    func shortRows() throws {
+        let box = try Sandbox()
+        var lines = ["Title,Year,Rating,Notes"] + (1...16).map { "Film \($0),\(1990 + $0),7,note" }
+        lines += ["Short One,2010,8", "Short Two,2011", "Trailing Commas,2012,6,,,"]
+        try box.write("excel.csv", lines.joined(separator: "\r\n") + "\r\n")
+        let run = try box.moviecat("import", "excel.csv")
+        #expect(run.status == 0 && run.reports == [ReportLine(file: "excel.csv", read: 19, inserted: 19)], "\(run)")
+        #expect(run.errorLines.contains("excel.csv: 2 rows with fewer fields than the header, the missing last ones read as empty"), "\(run)")
+        #expect(try box.rows("SELECT title, ifnull(year, ''), ifnull(rating, '') FROM movies WHERE id > 16 ORDER BY id")
+                == [["Short One", "2010", "8.0"], ["Short Two", "2011", ""], ["Trailing Commas", "2012", "6.0"]])
+        try box.write("kinds.csv", "title,year,kind\nA,2001,movie\nB,2002\n")
+        let kept = try box.moviecat("import", "kinds.csv", "--where", "kind=movie")
+        #expect(kept.reports == [ReportLine(file: "kinds.csv", read: 2, inserted: 1, filtered: 1)], "\(kept)")
     }
 }

@@ -82,10 +82,12 @@ extension Importer {
             let reader = handoff.value
             return { batch in
                 guard try reader.next() else { return false }
-                if reader.isFilteredOut {
+                // A short row's missing fields are empty: a condition on one of them is met only by `*`.
+                if reader.isFilteredOut || reader.fieldCount < header.count && !Importer.emptyPasses(plan.conditions, from: reader.fieldCount) {
                     batch.filtered += 1
                     return true
                 }
+                if reader.fieldCount < header.count { batch.shortRows += 1 }
                 batch.append(Importer.decode(reader, file: name, fieldCount: header.count, columnOf: columnOf,
                                              reading: reading, plan: plan),
                              raw: reader.fieldBytes())
@@ -94,11 +96,18 @@ extension Importer {
         }
     }
 
+    /// Whether the conditions on columns from `column` on accept an empty value.
+    static func emptyPasses(_ conditions: [RowCondition], from column: Int) -> Bool {
+        conditions.allSatisfy { $0.column < column || $0.accepts(UnsafeBufferPointer(start: nil, count: 0)) }
+    }
+
     /// Validates the reader's current record.
     static func decode(_ reader: DelimitedReader, file: String, fieldCount: Int, columnOf: [Int?],
                        reading: CellReading, plan: ImportPlan) -> DecodedRow {
         let line = reader.recordLine
-        if reader.fieldCount != fieldCount {
+        // Fewer fields than the header: the missing last ones are empty (Excel writes rows so);
+        // more: refused unless the extra ones are empty (a stray trailing comma).
+        if reader.fieldCount > fieldCount && reader.withRecord({ record in (fieldCount..<record.count).contains { !record.field($0).isEmpty } }) {
             return .invalid([ImportProblem(file: file, line: line, field: "record",
                                            reason: "expected \(fieldCount) fields like the header, found \(reader.fieldCount)")])
         }
@@ -108,6 +117,7 @@ extension Importer {
         return reader.withRecord { record in
             func cell(_ field: MovieField) -> Cell {
                 guard let column = columnOf[field.rawValue] else { return .absent }
+                guard column < record.count else { return .null }
                 guard let text = record.string(column) else { return .invalidUTF8 }
                 if text.isEmpty || text == reading.nullMarker { return .null }
                 if reading.zeroIsUnknown & (1 << field.rawValue) != 0 && !text.isEmpty && text.utf8.allSatisfy({ $0 == 0x30 }) { return .null }

@@ -22,6 +22,8 @@ public final class Importer {
     private var writing = true
     /// When the current input began (monotonic seconds), for the rows/s of the progress line.
     private var fileStarted = 0.0
+    /// The current input's records with fewer fields than its header, for its report.
+    private var shortRows = 0
     private static let problemsShown = 20
 
     /// `progressOutput` is where a live progress line goes (a terminal), or nil for none.
@@ -148,6 +150,10 @@ public final class Importer {
         }
         let last = report.files.count - 1
         if let encoding = input.encodingNote { addNote("read as \(encoding)") }
+        if shortRows > 0 {
+            addNote("\(NumberText.grouped(shortRows)) row\(shortRows == 1 ? "" : "s") with fewer fields than the header, the missing last ones read as empty")
+            shortRows = 0
+        }
         if let folded = try writer?.endOfInput(), folded.notInserted > 0 {
             report.files[last].counts.inserted -= folded.notInserted
             report.files[last].counts.repeated += folded.repeated
@@ -236,6 +242,7 @@ public final class Importer {
         var counts = ImportCounts()
         counts.read = batch.filtered
         counts.filtered = batch.filtered
+        shortRows += batch.shortRows
         defer { report.files[report.files.count - 1].counts = report.files[report.files.count - 1].counts + counts }
         let file = input.name
         for entry in batch.entries {

@@ -21,6 +21,9 @@ struct ParsedBatch: Sendable {
     var moreIgnored = false
     /// Records left out by `--where` (counted, never validated).
     var filtered = 0
+    /// Records with fewer fields than the header (Excel leaves out empty last ones), read with
+    /// the missing ones empty.
+    var shortRows = 0
     /// The layout and `--where` in force, once known (JSON: from the first record).
     var note: String?
     /// The fields of each valid row as read, kept only for `--rejects` (a valid row may still be
