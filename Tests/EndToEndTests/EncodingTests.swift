@@ -92,4 +92,16 @@ import Testing
         let unknown = try box.moviecat("import", "list.dat")
         #expect(unknown.status == 64 && unknown.errorLines.last == "moviecat: error: cannot tell the format of 'list.dat'; use --format csv|tsv|json|jsonl", "\(unknown)")
     }
+
+    @Test("Excel for Mac's CSV (Mac Roman, lines ending in CR) is read as Mac Roman, not as Windows-1252's mojibake and C1 controls")
+    func macRoman() throws {
+        let box = try Sandbox()
+        // "title,year\rAmélie,2001\rCrème brûlée “Story”,1999\r" in Mac Roman.
+        let bytes: [UInt8] = Array("title,year\rAm".utf8) + [0x8E] + Array("lie,2001\rCr".utf8) + [0x8F] + Array("me br".utf8) + [0x9E]
+            + Array("l".utf8) + [0x8E] + Array("e ".utf8) + [0xD2] + Array("Story".utf8) + [0xD3] + Array(",1999\r".utf8)
+        let file = try box.write("mac.csv", bytes: bytes)
+        let run = try box.moviecat("import", file)
+        #expect(run.status == 0 && run.errorLines.contains("\(file): read as Mac Roman (its bytes are not UTF-8, and are Excel for Mac's)"), "\(run)")
+        #expect(try box.rows("SELECT hex(title) FROM movies ORDER BY id") == [[ImportRoundTripTests.hex("Am\u{E9}lie")], [ImportRoundTripTests.hex("Cr\u{E8}me br\u{FB}l\u{E9}e \u{201C}Story\u{201D}")]])
+    }
 }

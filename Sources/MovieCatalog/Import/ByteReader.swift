@@ -40,22 +40,22 @@ public final class ByteReader {
     /// Whether the first bytes were looked at for the gzip magic number yet.
     private var sniffed = false
 
-    /// Whether the input is read as Windows-1252 (its first bytes were not UTF-8), turned into UTF-8.
-    public private(set) var isWindows1252 = false
+    /// The one-byte encoding the input is read in (its first bytes were not UTF-8), turned into UTF-8.
+    private(set) var singleByte: SingleByteEncoding?
     /// The input's UTF-16, when it is that (by its byte order mark, or its NUL bytes), turned into UTF-8.
     private var utf16: UTF16Text?
     /// The input's encoding when it is not UTF-8, for the import's report (`UTF-16, little-endian`).
     public var encodingNote: String? {
-        if isWindows1252 { return "Windows-1252 (its bytes are not UTF-8)" }
+        if let singleByte { return singleByte.note }
         guard let utf16 else { return nil }
         return "UTF-16 (\(utf16.bigEndian ? "big" : "little")-endian)"
     }
     /// Whether the first plain bytes were looked at for their encoding yet (set before the first
     /// read: the importer's inputs are, the tests' byte buffers are not).
     var encodingSniffed = true
-    /// Whether Windows-1252 is told too (CSV and TSV: JSON is UTF-8 or UTF-16 by its standard, and
-    /// no tool writes it otherwise); UTF-16 is told in every format.
-    var mayBeWindows1252 = false
+    /// Whether a one-byte encoding is told too (CSV and TSV: JSON is UTF-8 or UTF-16 by its
+    /// standard, and no tool writes it otherwise); UTF-16 is told in every format.
+    var maySingleByte = false
     /// Bytes read before UTF-16 was turned into UTF-8 (progress is against the file's size).
     private var utf16BytesRead = 0
     /// UTF-16 bytes as read, 64 KiB at a time (allocated when the input is UTF-16).
@@ -176,8 +176,8 @@ public final class ByteReader {
     /// Reads text as UTF-8: Windows-1252 or UTF-16 turned into it when the input's first bytes are that.
     private func readSome(into destination: UnsafeMutablePointer<UInt8>, count: Int) throws -> Int {
         if !encodingSniffed { try sniffEncoding() }
-        // A byte of Windows-1252 may take three of UTF-8: read a third of the room.
-        if isWindows1252 { return Windows1252.transcode(destination, count: try readPlain(into: destination, count: max(1, count / 3))) }
+        // A byte of a one-byte encoding may take three of UTF-8: read a third of the room.
+        if let singleByte { return singleByte.transcode(destination, count: try readPlain(into: destination, count: max(1, count / 3))) }
         if utf16 != nil { return try readUTF16(into: destination, count: count) }
         return try readPlain(into: destination, count: count)
     }
@@ -217,7 +217,7 @@ public final class ByteReader {
             // A pipe: more while it is all ASCII so far and more comes within a second in all
             // (a stalled pipe must not hold up an import that may already fail on what came).
             if totalBytes == nil {
-                guard mayBeWindows1252, fd >= 0, !head[..<filled].contains(where: { $0 >= 0x80 }) else { break }
+                guard maySingleByte, fd >= 0, !head[..<filled].contains(where: { $0 >= 0x80 }) else { break }
                 let waited = Int32(((monotonicSeconds() - sniffStarted) * 1000).rounded())
                 var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
                 guard waited < 1000, poll(&ready, 1, 1000 - waited) > 0 else { break }
@@ -225,7 +225,7 @@ public final class ByteReader {
         }
         head.removeSubrange(filled...)
         utf16 = head.withUnsafeBufferPointer(UTF16Text.detect)
-        isWindows1252 = mayBeWindows1252 && utf16 == nil && head.withUnsafeBufferPointer(Windows1252.looksLikeIt)
+        singleByte = maySingleByte && utf16 == nil ? head.withUnsafeBufferPointer(SingleByteEncoding.detect) : nil
         pushBack = head
     }
 

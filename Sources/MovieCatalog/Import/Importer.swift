@@ -48,7 +48,7 @@ public final class Importer {
             // Excel's CSV on Windows is Windows-1252, its "Unicode Text" UTF-16: told from UTF-8 by
             // their first bytes.
             input.encodingSniffed = false
-            input.mayBeWindows1252 = format == .csv || format == .tsv
+            input.maySingleByte = format == .csv || format == .tsv
             if text { format = ImportFormat.delimited(firstLine: try input.peek(1 << 16)) }
             return ImportInput(reader: input, format: format)
         }
