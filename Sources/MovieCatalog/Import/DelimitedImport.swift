@@ -38,6 +38,28 @@ extension Importer {
         var zeroIsUnknown = 0
         /// Ratings written with a decimal comma (`8,3`), as a CSV separated by `;` writes them.
         var decimalComma = false
+        /// TSV fields written quoted (`"The ""Great"" Escape"`), as spreadsheets and CSV
+        /// libraries write TSV, read unquoted; not in IMDb's datasets, whose titles may be quoted.
+        var unquotes = false
+    }
+
+    /// The text of a field written quoted as RFC 4180 quotes (`"a ""b"" c"`: it starts and ends
+    /// with a quote, and every quote between is doubled), without the quoting; nil for any other.
+    static func unquoted(_ text: String) -> String? {
+        let bytes = Array(text.utf8)
+        guard bytes.count >= 2, bytes[0] == 0x22, bytes[bytes.count - 1] == 0x22 else { return nil }
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count - 2)
+        var i = 1
+        while i < bytes.count - 1 {
+            if bytes[i] == 0x22 {
+                guard i + 1 < bytes.count - 1, bytes[i + 1] == 0x22 else { return nil }
+                i += 1
+            }
+            result.append(bytes[i])
+            i += 1
+        }
+        return String(decoding: result, as: UTF8.self)
     }
 
     /// `;` when a CSV's header line holds semicolons and no comma: a spreadsheet's CSV saved
@@ -60,7 +82,8 @@ extension Importer {
         guard try reader.next() else {
             throw CatalogError(.dataError, "\(input.name):1: empty file: expected a header row naming the columns")
         }
-        let header = try Importer.header(reader, name: input.name)
+        let read = try Importer.header(reader, name: input.name)
+        let header = dialect == .tsv ? read.map { Importer.unquoted($0) ?? $0 } : read
         if let layout = ImportPlan.layout(for: header.map { $0.trimmingWhitespace() }, choice: options.layout), let reason = layout.notMovies {
             addNote("\(layout.title): \(reason); skipped (--layout none reads its columns)")
             return
@@ -74,8 +97,9 @@ extension Importer {
         // Rows left out are skipped while scanning, before any field is read.
         reader.conditions = plan.conditions
         let columnOf = MovieField.allCases.map { columns[$0] }
+        let imdb = plan.layout?.name.hasPrefix("imdb-") == true
         let reading = CellReading(nullMarker: dialect == .tsv ? "\\N" : nil, rowRules: plan.rowRules,
-                                  zeroIsUnknown: plan.zeroIsUnknown, decimalComma: separator != nil)
+                                  zeroIsUnknown: plan.zeroIsUnknown, decimalComma: separator != nil, unquotes: dialect == .tsv && !imdb)
         let name = input.name
         let handoff = Handoff(value: reader)
         try streamRows(from: input, header: header) { _ in
@@ -118,7 +142,8 @@ extension Importer {
             func cell(_ field: MovieField) -> Cell {
                 guard let column = columnOf[field.rawValue] else { return .absent }
                 guard column < record.count else { return .null }
-                guard let text = record.string(column) else { return .invalidUTF8 }
+                guard var text = record.string(column) else { return .invalidUTF8 }
+                if reading.unquotes, text.utf8.first == 0x22, let unquoted = Importer.unquoted(text) { text = unquoted }
                 if text.isEmpty || text == reading.nullMarker { return .null }
                 if reading.zeroIsUnknown & (1 << field.rawValue) != 0 && !text.isEmpty && text.utf8.allSatisfy({ $0 == 0x30 }) { return .null }
                 if reading.decimalComma && field == .rating { return .text(text.replacing(",", with: ".")) }
