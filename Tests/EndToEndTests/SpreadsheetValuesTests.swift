@@ -63,11 +63,16 @@ import Testing
     @Test("TSV fields quoted as spreadsheets and CSV libraries write them are read unquoted; IMDb's quoted titles stay as they are")
     func quotedTSV() throws {
         let box = try Sandbox()
-        try box.write("sheet.tsv", "\"title\"\tyear\tgenres\n\"The \"\"Great\"\" Escape\"\t1963\t\"Action, Drama\"\n\"Lock, Stock\"\t1998\t\n\"Crocodile\" Dundee II\t1988\t\n")
+        // Quoted where a writer must (a doubled quote, a comma); a title in quotes alone stays so.
+        try box.write("sheet.tsv", "title\tyear\tgenres\n\"The \"\"Great\"\" Escape\"\t1963\t\"Action, Drama\"\n\"Lock, Stock\"\t1998\t\n\"Crocodile\" Dundee II\t1988\t\n\"Quoted\"\t2000\t\n")
+        // Every field quoted (R's write.table, QUOTE_ALL): the header says so.
+        try box.write("all.tsv", "\"title\"\t\"year\"\n\"Heat\"\t\"1995\"\n")
         try box.write("title.basics.tsv", "tconst\ttitleType\tprimaryTitle\toriginalTitle\tisAdult\tstartYear\tendYear\truntimeMinutes\tgenres\ntt0000001\tmovie\t\"Nancy, Please\"\t\"Nancy, Please\"\t0\t1900\t\\N\t\\N\t\\N\n")
-        let run = try box.moviecat("import", "sheet.tsv", "title.basics.tsv")
+        let run = try box.moviecat("import", "sheet.tsv", "all.tsv", "title.basics.tsv")
         #expect(run.status == 0, "\(run)")
-        #expect(try box.sql("SELECT title FROM movies ORDER BY id") == ["The \"Great\" Escape", "Lock, Stock", "\"Crocodile\" Dundee II", "\"Nancy, Please\""])
+        #expect(try box.rows("SELECT title, ifnull(year, '') FROM movies ORDER BY id") == [
+            ["The \"Great\" Escape", "1963"], ["Lock, Stock", "1998"], ["\"Crocodile\" Dundee II", "1988"], ["\"Quoted\"", "2000"],
+            ["Heat", "1995"], ["\"Nancy, Please\"", "1900"]])
         #expect(try box.sql("SELECT g.code FROM movie_genres JOIN genres g ON g.id = genre_id WHERE movie_id = 1 ORDER BY g.code") == ["action", "drama"])
     }
 }

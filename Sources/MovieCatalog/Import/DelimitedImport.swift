@@ -38,28 +38,43 @@ extension Importer {
         var zeroIsUnknown = 0
         /// Ratings written with a decimal comma (`8,3`), as a CSV separated by `;` writes them.
         var decimalComma = false
-        /// TSV fields written quoted (`"The ""Great"" Escape"`), as spreadsheets and CSV
-        /// libraries write TSV, read unquoted; not in IMDb's datasets, whose titles may be quoted.
-        var unquotes = false
+        /// TSV fields written quoted, as spreadsheets and CSV libraries write TSV, read unquoted
+        /// (not in IMDb's datasets, whose titles may be quoted).
+        var unquoting = TSVQuoting.none
+    }
+
+    /// Which TSV fields written quoted as RFC 4180 quotes (`"a ""b"" c"`) are read unquoted. A
+    /// title may be written in quotes (`"Quoted"`), so a quoted field alone says little: where
+    /// the header's fields are quoted (every field is: R, `QUOTE_ALL`), all are; else those whose
+    /// quoting shows a writer's (a doubled quote, as any writer escapes one, or a comma, which
+    /// Excel quotes).
+    enum TSVQuoting: Sendable {
+        case none, signed, all
     }
 
     /// The text of a field written quoted as RFC 4180 quotes (`"a ""b"" c"`: it starts and ends
-    /// with a quote, and every quote between is doubled), without the quoting; nil for any other.
-    static func unquoted(_ text: String) -> String? {
+    /// with a quote, and every quote between is doubled), without the quoting, when `quoting`
+    /// reads it so; nil for any other.
+    static func unquoted(_ text: String, _ quoting: TSVQuoting) -> String? {
+        guard quoting != .none else { return nil }
         let bytes = Array(text.utf8)
         guard bytes.count >= 2, bytes[0] == 0x22, bytes[bytes.count - 1] == 0x22 else { return nil }
         var result: [UInt8] = []
         result.reserveCapacity(bytes.count - 2)
+        var signed = quoting == .all
         var i = 1
         while i < bytes.count - 1 {
             if bytes[i] == 0x22 {
                 guard i + 1 < bytes.count - 1, bytes[i + 1] == 0x22 else { return nil }
+                signed = true
                 i += 1
+            } else if bytes[i] == 0x2C {
+                signed = true
             }
             result.append(bytes[i])
             i += 1
         }
-        return String(decoding: result, as: UTF8.self)
+        return signed ? String(decoding: result, as: UTF8.self) : nil
     }
 
     /// `;` when a CSV's header line holds semicolons and no comma: a spreadsheet's CSV saved
@@ -83,7 +98,8 @@ extension Importer {
             throw CatalogError(.dataError, "\(input.name):1: empty file: expected a header row naming the columns")
         }
         let read = try Importer.header(reader, name: input.name)
-        let header = dialect == .tsv ? read.map { Importer.unquoted($0) ?? $0 } : read
+        let quotedHeader = dialect == .tsv && !read.isEmpty && read.allSatisfy { Importer.unquoted($0, .all) != nil }
+        let header = quotedHeader ? read.map { Importer.unquoted($0, .all)! } : read
         if let layout = ImportPlan.layout(for: header.map { $0.trimmingWhitespace() }, choice: options.layout), let reason = layout.notMovies {
             addNote("\(layout.title): \(reason); skipped (--layout none reads its columns)")
             return
@@ -99,7 +115,8 @@ extension Importer {
         let columnOf = MovieField.allCases.map { columns[$0] }
         let imdb = plan.layout?.name.hasPrefix("imdb-") == true
         let reading = CellReading(nullMarker: dialect == .tsv ? "\\N" : nil, rowRules: plan.rowRules,
-                                  zeroIsUnknown: plan.zeroIsUnknown, decimalComma: separator != nil, unquotes: dialect == .tsv && !imdb)
+                                  zeroIsUnknown: plan.zeroIsUnknown, decimalComma: separator != nil,
+                                  unquoting: dialect != .tsv || imdb ? .none : quotedHeader ? .all : .signed)
         let name = input.name
         let handoff = Handoff(value: reader)
         try streamRows(from: input, header: header) { _ in
@@ -143,7 +160,7 @@ extension Importer {
                 guard let column = columnOf[field.rawValue] else { return .absent }
                 guard column < record.count else { return .null }
                 guard var text = record.string(column) else { return .invalidUTF8 }
-                if reading.unquotes, text.utf8.first == 0x22, let unquoted = Importer.unquoted(text) { text = unquoted }
+                if text.utf8.first == 0x22, let unquoted = Importer.unquoted(text, reading.unquoting) { text = unquoted }
                 if text.isEmpty || text == reading.nullMarker { return .null }
                 if reading.zeroIsUnknown & (1 << field.rawValue) != 0 && !text.isEmpty && text.utf8.allSatisfy({ $0 == 0x30 }) { return .null }
                 if reading.decimalComma && field == .rating { return .text(text.replacing(",", with: ".")) }
