@@ -119,12 +119,19 @@ public struct Genre: Hashable, Sendable {
         self.name = name
     }
 
-    /// Other services' names for a genre, by slug, and the code they mean where the catalog knows
-    /// it (TMDB's `Science Fiction` is IMDb's `Sci-Fi`; MovieLens 100k's `Children's` the later
-    /// MovieLens `Children`): lists from several services then count alike in facets.
+    /// Other services' names for a genre, by slug, and the code they mean (TMDB's `Science
+    /// Fiction` is IMDb's `Sci-Fi`; MovieLens 100k's `Children's` the later MovieLens `Children`):
+    /// lists from several services then count alike in facets. A genre the catalog lacks is added
+    /// under that code.
     public static let synonyms: [String: String] = [
         "science-fiction": "sci-fi", "scifi": "sci-fi", "children-s": "children", "childrens": "children",
     ]
+
+    /// The code a genre of this name is added under: its slug, or the code its synonym means.
+    public static func code(forName name: String) -> String {
+        let slug = slug(name)
+        return synonyms[slug] ?? slug
+    }
 
     /// The code for a genre name: lower-case, runs of anything but letters and digits become one `-`.
     public static func slug(_ name: String) -> String {

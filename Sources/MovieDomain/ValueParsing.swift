@@ -204,8 +204,59 @@ public enum ValueParsing {
         return "tt" + String(repeating: "0", count: 7 - text.utf8.count) + text
     }
 
-    /// The year of an ISO date (`1994-09-23`, `1994-09`, or a timestamp starting with one).
+    /// The year of a date: ISO (`1994-09-23`, `1994-09`, or a timestamp starting with one), or as
+    /// spreadsheets and sites write one where its four-digit year is plain (`9/23/1994`,
+    /// `23.09.1994`, `1994/09/23`, `September 23, 1994`, `23 Sep 1994`, `Sep 1994`).
     public static func yearOfDate(_ text: String) -> Int? {
+        yearOfISODate(text) ?? yearOfNumericDate(text) ?? yearOfWrittenDate(text)
+    }
+
+    /// `9/23/1994`, `23.09.1994`, `23-09-1994` (day and month either way round, one of them a
+    /// month), `1994/09/23`, `1994.09.23`: one separator throughout.
+    static func yearOfNumericDate(_ text: String) -> Int? {
+        guard let separator = text.first(where: { $0 == "/" || $0 == "." || $0 == "-" }) else { return nil }
+        let parts = text.split(separator: separator, omittingEmptySubsequences: false)
+        guard parts.count == 3, parts.allSatisfy({ (1...4).contains($0.utf8.count) && $0.utf8.allSatisfy { $0 >= 48 && $0 <= 57 } }) else { return nil }
+        let numbers = parts.compactMap { integer(String($0)) }
+        if parts[0].count == 4, parts[1].count <= 2, parts[2].count <= 2 {
+            return (1...12).contains(numbers[1]) && (1...31).contains(numbers[2]) ? numbers[0] : nil
+        }
+        guard parts[2].count == 4, parts[0].count <= 2, parts[1].count <= 2,
+              (1...31).contains(numbers[0]), (1...31).contains(numbers[1]), numbers[0] <= 12 || numbers[1] <= 12 else { return nil }
+        return numbers[2]
+    }
+
+    /// `September 23, 1994`, `Sep 23 1994`, `23 September 1994`, `23 Sep. 1994`, `September 1994`
+    /// (English month names, whole or cut to three letters).
+    static func yearOfWrittenDate(_ text: String) -> Int? {
+        let words = text.split(whereSeparator: { $0 == " " || $0 == "," }).map { word in
+            var lower = word.lowercased()
+            while lower.hasSuffix(".") { lower.removeLast() }   // `Sep.`
+            return lower
+        }
+        guard words.count == 2 || words.count == 3, let last = words.last, last.utf8.count == 4, let year = integer(last), year >= 0,
+              words.dropLast().contains(where: { word in monthNames.contains { $0 == word || word.count >= 3 && $0.hasPrefix(word) } }) else { return nil }
+        // The other word, if any, is a day.
+        if words.count == 3 {
+            let day = words.dropLast().first { word in !monthNames.contains { $0 == word || word.count >= 3 && $0.hasPrefix(word) } }
+            guard let day, day.utf8.count <= 2, let number = integer(day), (1...31).contains(number) else { return nil }
+        }
+        return year
+    }
+
+    private static let monthNames = ["january", "february", "march", "april", "may", "june", "july", "august",
+                                     "september", "october", "november", "december"]
+
+    /// A number written with one decimal comma (`8,3`, as a German or French spreadsheet writes a
+    /// rating): nil for anything else (`1,700` has three digits after it, a count's grouping).
+    public static func decimalComma(_ text: String) -> Double? {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count == 2, (1...2).contains(parts[1].count), !parts[0].isEmpty else { return nil }
+        return decimal(parts[0] + "." + parts[1])
+    }
+
+    /// The year of an ISO date (`1994-09-23`, `1994-09`, or a timestamp starting with one).
+    static func yearOfISODate(_ text: String) -> Int? {
         let bytes = Array(text.utf8.prefix(11))
         func digits(_ range: Range<Int>) -> Int? {
             guard range.upperBound <= bytes.count else { return nil }

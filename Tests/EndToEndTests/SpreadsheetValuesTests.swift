@@ -75,4 +75,29 @@ import Testing
             ["Heat", "1995"], ["\"Nancy, Please\"", "1900"]])
         #expect(try box.sql("SELECT g.code FROM movie_genres JOIN genres g ON g.id = genre_id WHERE movie_id = 1 ORDER BY g.code") == ["action", "drama"])
     }
+
+    @Test("dates as spreadsheets and sites write them give their year; a rating with a decimal comma reads; PowerShell's #TYPE line is passed over")
+    func datesAndOddLines() throws {
+        let box = try Sandbox()
+        try box.write("dates.csv", "title,year,rating\nA,3/1/2024,\"8,3\"\nB,01.03.2023,7\nC,\"March 1, 2022\",\nD,15 Dec 1995,\nE,2021/03/01,\nF,Sep 2020,\n")
+        try box.write("ps.csv", "#TYPE System.Management.Automation.PSCustomObject\n\"Title\",\"Year\"\n\"Heat\",\"1995\"\n")
+        let run = try box.moviecat("import", "dates.csv", "ps.csv")
+        #expect(run.status == 0, "\(run)")
+        #expect(try box.rows("SELECT title, year, ifnull(rating, '') FROM movies ORDER BY id") == [
+            ["A", "2024", "8.3"], ["B", "2023", "7.0"], ["C", "2022", ""], ["D", "1995", ""], ["E", "2021", ""], ["F", "2020", ""], ["Heat", "1995", ""]])
+        // Two-digit years and months past 12 either way say which century or month nothing.
+        try box.write("bad.csv", "title,year\nG,1/15/23\nH,13/13/2020\n")
+        let bad = try box.moviecat("import", "bad.csv", "--skip-invalid")
+        #expect(bad.reports == [ReportLine(file: "bad.csv", read: 2, rejected: 2)], "\(bad)")
+    }
+
+    @Test("a zip archive is named as one, not read as a list")
+    func zip() throws {
+        let box = try Sandbox()
+        for name in ["letterboxd.zip", "export.csv"] {
+            let file = try box.write(name, bytes: [0x50, 0x4B, 0x03, 0x04, 0x14, 0x00, 0x00, 0x00])
+            let run = try box.moviecat("import", file)
+            #expect(run.status == 65 && run.errorLines.last?.hasSuffix("\(name): a zip archive, not a list: unzip it and import the lists inside (Letterboxd's watched.csv or ratings.csv, MovieLens's movies.csv)") == true, "\(run)")
+        }
+    }
 }

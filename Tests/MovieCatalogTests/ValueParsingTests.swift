@@ -12,7 +12,9 @@ import TestSupport
     static func hostileText(_ rng: inout SeededRandom) -> String {
         let pieces = ["0", "7", "9", "99999999999999999999", "11111111111111111111999", "1234567890",
                       "-", "+", ".", "..", "e", "E", "e308", "e-400", "h", "m", "min", "s", "k", " ", ":",
-                      "1h", "30", "30m", "inf", "nan", "0x1p3", "٣", "𝟗", "\u{0}"]
+                      "1h", "30", "30m", "inf", "nan", "0x1p3", "٣", "𝟗", "\u{0}",
+                      // Dates, grouped counts and decimal commas.
+                      "/", ",", "1994", "12", "Sep", "september", "'", "\u{A0}", "N/A", "000"]
         var text = ""
         for _ in 0..<Int.random(in: 1...8, using: &rng) { text += pieces.randomElement(using: &rng)! }
         return text
@@ -31,6 +33,10 @@ import TestSupport
             if let m = ValueParsing.minutes(text) { #expect(m >= 0, "\(text)") }
             if let h = ValueParsing.wholeHours(text) { #expect(h >= 0, "\(text)") }
             _ = MovieRules.wholeNumber(text)
+            if let year = ValueParsing.yearOfDate(text) { #expect(year >= 0, "\(text)") }
+            if let count = ValueParsing.groupedCount(text) { #expect(count >= 0, "\(text)") }
+            if let d = ValueParsing.decimalComma(text) { #expect(d.isFinite, "\(text)") }
+            _ = ValueParsing.isNullWord(text)
             for field in MovieField.allCases { _ = MovieRules.value(field, from: text) }
             for facet in Facet.allCases {
                 // A usage error or an element; a trap would end the whole test run.
@@ -131,6 +137,24 @@ import TestSupport
     ] as [(String, Int?)])
     func groupedCounts(_ text: String, _ value: Int?) {
         #expect(ValueParsing.groupedCount(text) == value)
+    }
+
+    @Test("years of dates: ISO, numeric either way round with a four-digit year, English month names; nothing ambiguous", arguments: [
+        ("1994-09-23", 1994), ("1994-09", 1994), ("9/23/1994", 1994), ("23/9/1994", 1994), ("23.09.1994", 1994), ("23-09-1994", 1994),
+        ("1994/09/23", 1994), ("1994.9.23", 1994), ("September 23, 1994", 1994), ("Sep 23 1994", 1994), ("23 Sep. 1994", 1994),
+        ("23 September 1994", 1994), ("September 1994", 1994), ("sept 1994", 1994),
+        ("9/23/94", nil), ("13/13/1994", nil), ("32/1/1994", nil), ("1994/13/01", nil), ("9/23-1994", nil), ("Smarch 1994", nil),
+        ("September 32, 1994", nil), ("May", nil), ("1994", nil), ("23 1994", nil), ("Ma 1994", nil),
+    ] as [(String, Int?)])
+    func yearsOfDates(_ text: String, _ year: Int?) {
+        #expect(ValueParsing.yearOfDate(text) == year)
+    }
+
+    @Test("a decimal comma: one comma, one or two digits after it", arguments: [
+        ("8,3", 8.3), ("10,0", 10.0), ("7,25", 7.25), ("8,", nil), (",5", nil), ("1,700", nil), ("1,2,3", nil), ("8.3", nil),
+    ] as [(String, Double?)])
+    func decimalCommas(_ text: String, _ value: Double?) {
+        #expect(ValueParsing.decimalComma(text) == value)
     }
 
     @Test("the words tools write for no value, any case; nothing else", arguments: [

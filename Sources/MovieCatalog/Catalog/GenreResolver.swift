@@ -55,8 +55,9 @@ final class GenreResolver {
             ids[name] = id
             return id
         }
-        let code = Genre.slug(name)
-        if let id = ids[code] ?? Genre.synonyms[code].flatMap({ ids[$0] }) {
+        // Another service's name is added under the code of the genre it means (`Children's`: children).
+        let code = Genre.code(forName: name)
+        if let id = ids[code] {
             ids[key] = id
             ids[name] = id
             return id
@@ -79,7 +80,7 @@ final class GenreResolver {
         guard let index = added.firstIndex(where: { $0.id == id }), !added[index].name.utf8.elementsEqual(name.utf8) else { return }
         // The code too, as that row would have made it ("Café" precomposed or with a combining
         // accent slug apart), unless another genre holds it.
-        var code = Genre.slug(name)
+        var code = Genre.code(forName: name)
         if ids[code].map({ $0 != id }) ?? false || MovieRules.genreViolation(code: code, name: name) != nil { code = added[index].code }
         try db.run("UPDATE genres SET name = ?, code = ? WHERE id = ?", [.text(name), .text(code), .integer(id)])
         ids[code] = id

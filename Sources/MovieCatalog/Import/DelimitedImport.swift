@@ -15,6 +15,11 @@ extension Importer {
             guard try reader.next() else { throw CatalogError(.dataError, "\(name):1: no header row after the 'sep=' line") }
             header = reader.strings()
         }
+        // Windows PowerShell's Export-Csv writes the objects' type first (`#TYPE System.…`).
+        if header.count == 1, header[0].hasPrefix("#TYPE ") {
+            guard try reader.next() else { throw CatalogError(.dataError, "\(name):1: no header row after the '#TYPE' line") }
+            header = reader.strings()
+        }
         guard header.count == 1, header[0].hasPrefix(letterboxdListPreamble) else { return header }
         let preamble = reader.recordLine
         var records = 0

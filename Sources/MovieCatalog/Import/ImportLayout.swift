@@ -84,6 +84,30 @@ public struct ImportLayout: Sendable, Equatable {
             keyColumns: ["movieId", "title", "genres"], absentColumns: ["year"],
             mapping: [("title", .title), ("genres", .genres), ("imdbId", .imdbID)],
             defaultWhere: [], rules: [.yearInTitle, .noGenres("(no genres listed)")]),
+        // Lists whose `Rating` or `Score` is their owner's own (Letterboxd's import format, which
+        // converters write; Simkl; Criticker): the catalog's rating stays the public one.
+        ImportLayout(
+            name: "letterboxd-import", title: "Letterboxd import format layout",
+            keyColumns: ["Title", "imdbID", "Rating10"], absentColumns: [],
+            mapping: [("Title", .title), ("Year", .year), ("imdbID", .imdbID)],
+            defaultWhere: [], rules: []),
+        ImportLayout(
+            name: "simkl", title: "Simkl export layout",
+            keyColumns: ["SIMKL_ID", "Title", "Type"], absentColumns: [],
+            mapping: [("Title", .title), ("Year", .year), ("IMDB_ID", .imdbID)],
+            defaultWhere: [("Type", ["movie"])], rules: []),
+        ImportLayout(
+            name: "criticker", title: "Criticker export layout",
+            keyColumns: ["Film Name", "Score"], absentColumns: [],
+            mapping: [("Film Name", .title), ("Year", .year), ("IMDB ID", .imdbID)],
+            defaultWhere: [], rules: []),
+        // OMDb's API records (`imdbRating`, `imdbVotes`; series and episodes left out by `Type`).
+        ImportLayout(
+            name: "omdb", title: "OMDb layout",
+            keyColumns: ["Title", "imdbID", "imdbRating"], absentColumns: [],
+            mapping: [("Title", .title), ("Year", .year), ("Rated", .certification), ("Runtime", .duration), ("Genre", .genres),
+                      ("imdbRating", .rating), ("imdbVotes", .votes), ("imdbID", .imdbID)],
+            defaultWhere: [("Type", ["movie"])], rules: []),
         ImportLayout(
             name: "tmdb", title: "TMDB layout",
             keyColumns: ["title", "original_title", "release_date", "vote_average"], absentColumns: [],

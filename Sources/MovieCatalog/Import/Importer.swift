@@ -42,6 +42,7 @@ public final class Importer {
             let input = path == "-" && format == nil ? nil : try ByteReader(path: path)
             let text = format == nil && ImportFormat.isPlainText(path: path)
             guard let input, var format = format ?? ImportFormat.from(path: path) ?? (text ? .csv : nil) else {
+                if let input, try input.peek(4) == zipMagic { throw zipArchive(input.name) }
                 let what = path == "-" ? "standard input" : "\(path.quotedForMessage)"
                 throw CatalogError(.usage, "cannot tell the format of \(what); use --format csv|tsv|json|jsonl")
             }
@@ -52,6 +53,13 @@ public final class Importer {
             if text { format = ImportFormat.delimited(firstLine: try input.peek(1 << 16)) }
             return ImportInput(reader: input, format: format)
         }
+    }
+
+    /// The first bytes of a zip archive (Letterboxd's and MovieLens's downloads are zip archives).
+    static let zipMagic: [UInt8] = [0x50, 0x4B, 0x03, 0x04]
+
+    static func zipArchive(_ name: String) -> CatalogError {
+        CatalogError(.dataError, "\(name): a zip archive, not a list: unzip it and import the lists inside (Letterboxd's watched.csv or ratings.csv, MovieLens's movies.csv)")
     }
 
     /// Refuses a rejects file that could not be put in place (a directory, an unwritable
@@ -138,6 +146,7 @@ public final class Importer {
         report.files.append(ImportReport.File(name: input.name))
         // UTF-32 (UTF-16 is read as such) reads as garbage byte by byte; its byte order mark says what it is.
         let head = try input.peek(4)
+        if head == Importer.zipMagic { throw Importer.zipArchive(input.name) }
         if head == [0xFF, 0xFE, 0, 0] || head == [0, 0, 0xFE, 0xFF] {
             let order = head[0] == 0xFF ? "little" : "big"
             throw CatalogError(.dataError, "\(input.name):1: the input is UTF-32 (\(order)-endian, by its byte order mark); save it as UTF-8")
