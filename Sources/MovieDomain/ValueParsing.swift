@@ -218,12 +218,20 @@ public enum ValueParsing {
         let parts = text.split(separator: separator, omittingEmptySubsequences: false)
         guard parts.count == 3, parts.allSatisfy({ (1...4).contains($0.utf8.count) && $0.utf8.allSatisfy { $0 >= 48 && $0 <= 57 } }) else { return nil }
         let numbers = parts.compactMap { integer(String($0)) }
-        if parts[0].count == 4, parts[1].count <= 2, parts[2].count <= 2 {
-            return (1...12).contains(numbers[1]) && (1...31).contains(numbers[2]) ? numbers[0] : nil
+        // `1994-02-30` is ISO's, and no date.
+        if parts[0].count == 4, parts[1].count <= 2, parts[2].count <= 2, separator != "-" {
+            return isDay(numbers[2], of: numbers[1], numbers[0]) ? numbers[0] : nil
         }
         guard parts[2].count == 4, parts[0].count <= 2, parts[1].count <= 2,
-              (1...31).contains(numbers[0]), (1...31).contains(numbers[1]), numbers[0] <= 12 || numbers[1] <= 12 else { return nil }
+              isDay(numbers[1], of: numbers[0], numbers[2]) || isDay(numbers[0], of: numbers[1], numbers[2]) else { return nil }
         return numbers[2]
+    }
+
+    /// Whether `month` of `year` has a day `day` (2000 was a leap year, 1900 not).
+    static func isDay(_ day: Int, of month: Int, _ year: Int) -> Bool {
+        guard (1...12).contains(month) else { return false }
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        return (1...[31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]).contains(day)
     }
 
     /// `September 23, 1994`, `Sep 23 1994`, `23 September 1994`, `23 Sep. 1994`, `September 1994`
@@ -270,10 +278,8 @@ public enum ValueParsing {
         guard bytes.count >= 7, bytes[4] == UInt8(ascii: "-"), let year = digits(0..<4),
               let month = digits(5..<7), (1...12).contains(month) else { return nil }
         if bytes.count == 7 { return year }
-        // The month's own days: `1994-02-30` is no date (2000 was a leap year, 1900 not).
-        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
-        let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
-        guard bytes.count >= 10, bytes[7] == UInt8(ascii: "-"), let day = digits(8..<10), (1...days).contains(day) else { return nil }
+        // The month's own days: `1994-02-30` is no date.
+        guard bytes.count >= 10, bytes[7] == UInt8(ascii: "-"), let day = digits(8..<10), isDay(day, of: month, year) else { return nil }
         if bytes.count == 10 { return year }
         // A timestamp goes on with a time: `T` or a space.
         return bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: " ") ? year : nil
