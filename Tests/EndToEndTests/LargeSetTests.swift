@@ -41,6 +41,32 @@ import TestSupport
         #expect(explain.stdout.contains("year IN (?, ?, ?"), "\(explain.stdout.prefix(600))")
     }
 
+    /// A script's list of titles: 2,000 that match nothing, a few that do, in an ASCII and a
+    /// Unicode spelling of a title with exceptions (the Kelvin sign `K` folds to `k`).
+    @Test("two thousand titles: counts, pages by title and by rating, and facets as plain SQL, the titles found through the title index", arguments: [
+        ["--count"], ["--format", "csv"], ["--sort", "rating", "--desc", "--limit", "3", "--format", "csv"],
+    ])
+    func thousandsOfTitles(_ shape: [String]) throws {
+        let box = try Sandbox()
+        try box.seed()
+        _ = try box.sql("INSERT INTO movies (title, year, rating, added_at, updated_at) VALUES ('\u{212A}ing of Things', 2000, 6, 0, 0)")
+        let titles = (0..<2000).map { "title:zq\($0)x" } + ["title:godfather", "title:aqua", "title:king of"]
+        let run = try box.moviecat(["filter"] + titles + shape)
+        #expect(run.status == 0, "\(run)")
+        let expected = try box.sql("SELECT title FROM movies WHERE title LIKE '%godfather%' OR title LIKE '%aqua%' OR title = '\u{212A}ing of Things' ORDER BY rating DESC, title")
+        if shape == ["--count"] {
+            #expect(run.stdout == "\(expected.count)\n", "\(run)")
+        } else {
+            let listed = try CSV.rows(run.stdout).map { $0["title"] ?? "?" }
+            #expect(shape.contains("--limit") ? listed == Array(expected.prefix(3)) : Set(listed) == Set(expected), "\(run)")
+        }
+        #expect(expected.count == 4)
+        let explain = try box.moviecat(["filter", "--explain"] + titles + shape.filter { $0 != "--count" })
+        #expect(explain.stdout.contains("start from the title index"), "\(explain.stdout.prefix(400))")
+        let facets = try box.moviecat(["facets", "--format", "json"] + titles)
+        #expect(facets.status == 0 && facets.stdout.contains("\"1970s\""), "\(facets)")
+    }
+
     @Test("a preset of 1,200 elements is saved and used")
     func bigPreset() throws {
         let box = try Sandbox()

@@ -30,7 +30,8 @@ struct QuerySample {
 
     /// Samples `movie_facets f` (joined to `movies m` when `joiningMovies`: a title condition) under
     /// `condition` (over those aliases), each of `facets` alone, and `keyColumn` (e.g. `f.rating`; nil for none).
-    init(_ db: Database, condition: SQLFragment, facets: [(Facet, SQLFragment)], keyColumn: String?,
+    /// `with` names tables the conditions read (`WITH ...`).
+    init(_ db: Database, with tables: SQLFragment? = nil, condition: SQLFragment, facets: [(Facet, SQLFragment)], keyColumn: String?,
          joiningMovies: Bool) throws {
         guard let ids = try MovieFacetsTable.idBounds(db) else { return }
         // In Int128: a sqlite3 user may spread ids over all of Int64.
@@ -59,7 +60,7 @@ struct QuerySample {
             + SQLFragment(") r CROSS JOIN movie_facets f ON f.id BETWEEN r.column1 AND r.column2")
         sampled = within
         self.joiningMovies = joiningMovies
-        let sql = SQLFragment("SELECT ") + SQLFragment.join(columns, separator: ", ") + SQLFragment(" FROM ") + within
+        let sql = (tables ?? SQLFragment("")) + SQLFragment("SELECT ") + SQLFragment.join(columns, separator: ", ") + SQLFragment(" FROM ") + within
             + SQLFragment(joiningMovies ? " CROSS JOIN movies m ON m.id = f.id" : "")
         let statement = try db.prepare(sql.sql)
         try statement.bind(sql.bindings)
