@@ -123,7 +123,23 @@ import Testing
         #expect(ratings == ["7.25", "7.5", "7.99"], "\(run)")
     }
 
-    @Test("when stdout is not a terminal, long titles are never cut, even with COLUMNS set")
+    @Test("piped, past the first 1,000 rows that set the widths, a longer title is cut with … and every line stays aligned")
+    func pipeAfterWindow() throws {
+        let box = try Sandbox()
+        try box.initEmpty()
+        let rows = (0..<1_001).map { "Film \(String(format: "%04d", $0)),2000" } + ["Zz A Much Longer Title Than Any Before It,2001"]
+        try box.write("many.csv", "title,year\n" + rows.joined(separator: "\n") + "\n")
+        #expect(try box.moviecat("import", "many.csv").status == 0)
+        let run = try box.moviecat("filter")
+        let lines = run.lines
+        #expect(lines.count == 1_003, "\(run.stderr)")
+        let yearColumn = lines[0].range(of: "Year")!.lowerBound.utf16Offset(in: lines[0])
+        #expect(lines.allSatisfy { $0.count > yearColumn }, "every line reaches the Year column")
+        #expect(lines.last == "1002  Zz A Muc…  2001", "\(lines.suffix(2))")
+        #expect(lines.dropFirst().allSatisfy { line in line.dropFirst(yearColumn).prefix(4).allSatisfy(\.isNumber) }, "every year at its column")
+    }
+
+    @Test("when stdout is not a terminal, long titles are never cut within the first 1,000 rows, even with COLUMNS set")
     func pipeNeverCuts() throws {
         #expect(Self.longTitle.count == 200)
         let box = try Self.catalog()

@@ -118,7 +118,7 @@ final class MovieTable {
     func append(_ m: Movie, to out: TextOutput) {
         let row = [String(m.id)] + fields.map { cell($0, of: m) }
         if let widths {
-            out.write(line(row, widths))
+            out.write(line(row, widths, pastWindow: true))
             return
         }
         rows.append(row)
@@ -146,11 +146,12 @@ final class MovieTable {
         rows = []
     }
 
-    /// One aligned line; titles and genres are cut only on a terminal.
-    private func line(_ cells: [String], _ widths: [Int]) -> String {
+    /// One aligned line; titles and genres are cut on a terminal, and elsewhere past the widths
+    /// the first rows set (a later, longer title would push the rest of its line out of line).
+    private func line(_ cells: [String], _ widths: [Int], pastWindow: Bool = false) -> String {
         var parts: [String] = []
         for (i, cell) in cells.enumerated() {
-            let text = shrinking.contains(i) && width != nil ? DisplayWidth.truncate(cell, to: widths[i]) : cell
+            let text = shrinking.contains(i) && (width != nil || pastWindow) ? DisplayWidth.truncate(cell, to: widths[i]) : cell
             parts.append(DisplayWidth.pad(text, to: widths[i], rightAligned: rightAligned.contains(i)))
         }
         var text = parts.joined(separator: "  ")
