@@ -36,6 +36,10 @@ public struct ImportLayout: Sendable, Equatable {
         case zeroIsUnknown(MovieField)
         /// Genres given as numbers (TMDB's `genre_ids`), named by this table; others left out.
         case genreIDs([String: String])
+        /// A duration given in seconds (Kodi) or milliseconds (Plex): this many make a minute.
+        case durationUnits(perMinute: Int)
+        /// A certification written after a word (Kodi's `Rated PG-13`).
+        case certificationAfter(String)
     }
 
     public static func == (a: ImportLayout, b: ImportLayout) -> Bool { a.name == b.name }
@@ -108,6 +112,18 @@ public struct ImportLayout: Sendable, Equatable {
             mapping: [("Title", .title), ("Year", .year), ("Rated", .certification), ("Runtime", .duration), ("Genre", .genres),
                       ("imdbRating", .rating), ("imdbVotes", .votes), ("imdbID", .imdbID)],
             defaultWhere: [("Type", ["movie"])], rules: []),
+        // Media servers' libraries (JSON-RPC and API results): their durations in other units.
+        ImportLayout(
+            name: "kodi", title: "Kodi library layout",
+            keyColumns: ["movieid", "label", "runtime"], absentColumns: [],
+            mapping: [("title", .title), ("year", .year), ("rating", .rating), ("votes", .votes), ("runtime", .duration),
+                      ("genre", .genres), ("imdbnumber", .imdbID), ("mpaa", .certification)],
+            defaultWhere: [], rules: [.durationUnits(perMinute: 60), .certificationAfter("Rated ")]),
+        ImportLayout(
+            name: "plex", title: "Plex library layout",
+            keyColumns: ["ratingKey", "guid", "type", "title"], absentColumns: [],
+            mapping: [("title", .title), ("year", .year), ("duration", .duration), ("Genre", .genres), ("contentRating", .certification)],
+            defaultWhere: [("type", ["movie"])], rules: [.durationUnits(perMinute: 60_000)]),
         ImportLayout(
             name: "tmdb", title: "TMDB layout",
             keyColumns: ["title", "original_title", "release_date", "vote_average"], absentColumns: [],

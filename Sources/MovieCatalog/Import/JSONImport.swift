@@ -174,9 +174,9 @@ extension Importer {
             for item in items {
                 switch item {
                 case .string(let s): strings.append(s)
-                // `[{"id": 28, "name": "Action"}]`, as TMDB and others list genres.
+                // `[{"id": 28, "name": "Action"}]`, as TMDB and others list genres (Plex: `tag`).
                 case .object(let members):
-                    guard let name = members.first(where: { $0.key.lowercased() == "name" }), case .string(let s) = name.value else {
+                    guard let name = members.first(where: { ["name", "tag"].contains($0.key.lowercased()) }), case .string(let s) = name.value else {
                         return .unsupported("an array holding an object without a name")
                     }
                     strings.append(s)

@@ -65,12 +65,16 @@ public final class JSONRecordReader {
             if first == UInt8(ascii: "{") {
                 // An object holding the array, as API results do (`{"results": [...]}`).
                 try consume()
-                wrapped = true
-                guard try skipMembers(untilArray: true) else {
+                wrapLevels = 1
+                switch try skipMembers(untilArray: true) {
+                case .records: break
+                case .emptyArray:
                     // Only empty arrays in it (a page of no results): no records.
                     state = .finished
                     if try skipWhitespace() != nil { throw error("trailing data after the object") }
                     return nil
+                case .nothing:
+                    throw error("expected a JSON array of objects, found an object without one (for one object a line, JSON Lines, use --format jsonl)")
                 }
                 state = .element
                 return try nextInArray()
@@ -109,8 +113,8 @@ public final class JSONRecordReader {
         return record
     }
 
-    /// Whether the records' array is a member of a top-level object (`JSONWrapper.swift`).
-    var wrapped = false
+    /// How many objects hold the records' array (`JSONWrapper.swift`): 0 for a top-level array.
+    var wrapLevels = 0
 
     private func nextLine() throws -> JSONRecord? {
         switch state {

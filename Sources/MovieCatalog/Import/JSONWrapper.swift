@@ -1,36 +1,42 @@
 import MovieDomain
 
 /// A JSON array of records held by a top-level object, as API results are (`{"page": 1,
-/// "results": [...]}`): its other members are read past, its first array's objects are the records.
+/// "results": [...]}`, or deeper: `{"result": {"movies": [...]}}`): its other members are read
+/// past, its first array's objects are the records.
 extension JSONRecordReader {
-    /// After the closing `]`: only whitespace may follow (the rest of the object holding it first).
+    /// How deep the records' array may sit in objects (Plex's `{"MediaContainer": {"Metadata": [...]}}`
+    /// is two, Kodi's `{"result": {"movies": [...]}}` too).
+    static let maxWrapLevels = 4
+
+    /// After the closing `]`: only whitespace may follow (the rest of each object holding it first).
     func finishArray() throws {
         state = .finished
-        if wrapped {
+        while wrapLevels > 0 {
             let separator = try peekToken()
             try consume()
-            if separator == UInt8(ascii: ",") { try skipMembers(untilArray: false) } else if separator != UInt8(ascii: "}") {
+            if separator == UInt8(ascii: ",") {
+                _ = try skipMembers(untilArray: false)
+            } else if separator != UInt8(ascii: "}") {
                 throw error("expected ',' or '}' after the array, found \(JSONByte.describe(separator))")
             }
+            wrapLevels -= 1
         }
         if try skipWhitespace() != nil { throw error("trailing data after the array") }
     }
 
-    /// Reads the members of the top-level object after its `{` (or a `,`), values skipped. With
+    /// What the members of an object held.
+    enum Held { case records, emptyArray, nothing }
+
+    /// Reads the members of an object after its `{` (or a `,`), values skipped. With
     /// `untilArray`: up to the first array whose first element is an object, its `[` consumed
-    /// (true); an empty array or one of other values is skipped, and an object ending with no
-    /// such array but an empty one holds no records (false). Else through the closing `}`.
-    @discardableResult
-    func skipMembers(untilArray: Bool) throws -> Bool {
+    /// (`.records`), looking into objects among the members too; an empty array or one of other
+    /// values is skipped, and an object ending with no such array says whether it held an empty
+    /// one. Else through the closing `}`.
+    func skipMembers(untilArray: Bool) throws -> Held {
         var sawEmptyArray = false
-        func end() throws -> Bool {
-            guard untilArray else { return false }
-            if sawEmptyArray { return false }
-            throw error("expected a JSON array of objects, found an object without one (for one object a line, JSON Lines, use --format jsonl)")
-        }
         if try peekToken() == UInt8(ascii: "}") {
             try consume()
-            return try end()
+            return .nothing
         }
         while true {
             let quote = try peekToken()
@@ -43,17 +49,28 @@ extension JSONRecordReader {
             // A value beside the records (a page number, a count, `"errors": []`): bounded as a record is.
             recordStart = reader.bytesConsumed
             values = 0
-            if untilArray, try peekToken() == UInt8(ascii: "[") {
+            let value = untilArray ? try peekToken() : nil
+            if value == UInt8(ascii: "[") {
                 try consume()
                 let first = try peekToken()
-                if first == UInt8(ascii: "{") { return true }
+                if first == UInt8(ascii: "{") { return .records }
                 if first == UInt8(ascii: "]") { sawEmptyArray = true; try consume() } else { try skipRestOfArray() }
+            } else if value == UInt8(ascii: "{") && wrapLevels < Self.maxWrapLevels {
+                // An object among the members: the records may be in it.
+                try consume()
+                wrapLevels += 1
+                switch try skipMembers(untilArray: true) {
+                case .records: return .records
+                case .emptyArray: sawEmptyArray = true
+                case .nothing: break
+                }
+                wrapLevels -= 1
             } else {
                 _ = try readValue(depth: 1)
             }
             let separator = try peekToken()
             try consume()
-            if separator == UInt8(ascii: "}") { return try end() }
+            if separator == UInt8(ascii: "}") { return sawEmptyArray ? .emptyArray : .nothing }
             guard separator == UInt8(ascii: ",") else { throw error("expected ',' or '}' in an object, found \(JSONByte.describe(separator))") }
         }
     }

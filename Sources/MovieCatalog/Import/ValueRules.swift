@@ -17,6 +17,19 @@ extension ImportLayout.ValueRule {
                 if digits.contains(0x30) && digits.allSatisfy({ $0 == 0x30 || $0 == 0x2E }) { cells[field.rawValue] = .null }
             default: break
             }
+        case .durationUnits(let perMinute):
+            switch cells[MovieField.duration.rawValue] {
+            case .text(let text), .number(let text):
+                // Whole minutes, rounded; a value that is no whole number is left to be refused.
+                if let units = ValueParsing.longInteger(text.trimmingWhitespace()), units > 0 {
+                    cells[MovieField.duration.rawValue] = .text(String(max(1, (units + perMinute / 2) / perMinute)))
+                }
+            default: break
+            }
+        case .certificationAfter(let word):
+            if case .text(let text) = cells[MovieField.certification.rawValue], text.hasPrefix(word) {
+                cells[MovieField.certification.rawValue] = .text(String(text.dropFirst(word.count)))
+            }
         case .genreIDs(let names):
             if case .numbers(let ids) = cells[MovieField.genres.rawValue] {
                 cells[MovieField.genres.rawValue] = .list(ids.compactMap { names[$0] })
