@@ -52,4 +52,19 @@ import Testing
         ])
         #expect(try box.sql("SELECT certification FROM movies WHERE title = 'Heat'") == ["R"])
     }
+
+    @Test("Netflix's viewing history: films kept once, series' episodes left out as filtered, a film with one colon kept")
+    func netflix() throws {
+        let box = try Sandbox()
+        try box.write("ViewingHistory.csv", "\u{FEFF}Title,Date\r\n" + [
+            "\"Breaking Bad: Season 1: Pilot\",1/15/23", "\"The Irishman\",2/3/23",
+            "\"Stranger Things: Stranger Things 4: Chapter One: The Hellfire Club\",5/27/22",
+            "\"The Queen's Gambit: Limited Series: Openings\",1/2/21", "\"Dune: Part Two\",6/1/24",
+            "\"Glass Onion: A Knives Out Mystery\",12/23/22", "\"Glass Onion: A Knives Out Mystery\",12/24/22",
+        ].joined(separator: "\r\n") + "\r\n")
+        let run = try box.moviecat("import", "ViewingHistory.csv")
+        #expect(run.status == 0 && run.reports == [ReportLine(file: "ViewingHistory.csv", read: 7, inserted: 3, repeated: 1, filtered: 3)], "\(run)")
+        #expect(run.errorLines.contains("ViewingHistory.csv: Netflix viewing history layout (series' episodes left out)"), "\(run)")
+        #expect(try box.sql("SELECT title FROM movies ORDER BY title") == ["Dune: Part Two", "Glass Onion: A Knives Out Mystery", "The Irishman"])
+    }
 }

@@ -123,6 +123,7 @@ extension Importer {
                                   zeroIsUnknown: plan.zeroIsUnknown, decimalComma: separator != nil,
                                   unquoting: dialect != .tsv || imdb ? .none : quotedHeader ? .all : .signed)
         let name = input.name
+        let episodesColumn = plan.layout?.leavesOutEpisodes == true ? columns[.title] : nil
         let handoff = Handoff(value: reader)
         try streamRows(from: input, header: header) { _ in
             let reader = handoff.value
@@ -130,6 +131,10 @@ extension Importer {
                 guard try reader.next() else { return false }
                 // A short row's missing fields are empty: a condition on one of them is met only by `*`.
                 if reader.isFilteredOut || reader.fieldCount < header.count && !Importer.emptyPasses(plan.conditions, from: reader.fieldCount) {
+                    batch.filtered += 1
+                    return true
+                }
+                if let episodesColumn, episodesColumn < reader.fieldCount, ImportLayout.isEpisode(reader.string(episodesColumn) ?? "") {
                     batch.filtered += 1
                     return true
                 }

@@ -23,6 +23,23 @@ public struct ImportLayout: Sendable, Equatable {
     /// Why the input holds no movies (IMDb's other datasets), when it does not: it is skipped,
     /// not read as titles (title.akas has a `title` column) or as updates (title.crew a `tconst`).
     var notMovies: String? = nil
+    /// Whether rows whose title names a series' episode (Netflix's `Show: Season 1: Pilot`) are
+    /// left out, counted as filtered.
+    var leavesOutEpisodes = false
+
+    /// Whether `title` names an episode as Netflix writes one: two or more `: ` and a part after
+    /// the first that starts as a season, series, volume, part, book, chapter, collection or
+    /// episode does (`Dune: Part Two`, one `: `, is a film).
+    static func isEpisode(_ title: String) -> Bool {
+        let parts = title.split(separator: ": ", omittingEmptySubsequences: false)
+        guard parts.count >= 3 else { return false }
+        return parts.dropFirst().contains { part in
+            episodeWords.contains { part.hasPrefix($0 + " ") || part == $0 }
+        }
+    }
+
+    private static let episodeWords = ["Season", "Series", "Limited Series", "Miniseries", "Volume", "Part", "Book", "Chapter",
+                                       "Collection", "Episode"]
 
     /// A value rule of a layout.
     enum ValueRule: Sendable, Equatable {
@@ -88,6 +105,12 @@ public struct ImportLayout: Sendable, Equatable {
             keyColumns: ["movieId", "title", "genres"], absentColumns: ["year"],
             mapping: [("title", .title), ("genres", .genres), ("imdbId", .imdbID)],
             defaultWhere: [], rules: [.yearInTitle, .noGenres("(no genres listed)")]),
+        // Netflix's viewing history: films and, far more, episodes, told by their titles.
+        ImportLayout(
+            name: "netflix", title: "Netflix viewing history layout (series' episodes left out)",
+            keyColumns: ["Title", "Date"], absentColumns: ["Year", "Rating", "Genres", "Genre", "Const", "Name"],
+            mapping: [("Title", .title)],
+            defaultWhere: [], rules: [], leavesOutEpisodes: true),
         // Lists whose `Rating` or `Score` is their owner's own (Letterboxd's import format, which
         // converters write; Simkl; Criticker): the catalog's rating stays the public one.
         ImportLayout(
