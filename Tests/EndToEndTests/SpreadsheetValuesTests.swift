@@ -100,4 +100,17 @@ import Testing
             #expect(run.status == 65 && run.errorLines.last?.hasSuffix("\(name): a zip archive, not a list: unzip it and import the lists inside (Letterboxd's watched.csv or ratings.csv, MovieLens's movies.csv)") == true, "\(run)")
         }
     }
+
+    @Test("a sheet's own lines above its header (a title, notes) are passed over, up to five; with none that names a title column, the first line is named")
+    func linesAboveHeader() throws {
+        let box = try Sandbox()
+        try box.write("sheet.csv", "My movie list (updated Jan 2024),,,\n,,,\nTitle,Year,Genre,Rating\nHeat,1995,Crime,8.3\n")
+        let run = try box.moviecat("import", "sheet.csv")
+        #expect(run.status == 0 && run.reports == [ReportLine(file: "sheet.csv", read: 1, inserted: 1)], "\(run)")
+        #expect(run.errorLines.contains("sheet.csv: the header on line 3, the lines above it passed over"), "\(run)")
+        #expect(try box.rows("SELECT title, year, rating FROM movies") == [["Heat", "1995", "8.3"]])
+        try box.write("none.csv", "Name,When\nHeat,1995\n")
+        let none = try box.moviecat("import", "none.csv")
+        #expect(none.status == 65 && none.errorLines.last == "moviecat: error: none.csv:1: no title column (title or primaryTitle, or use --map title=COLUMN); the columns are 'Name', 'When'", "\(none)")
+    }
 }

@@ -82,6 +82,9 @@ extension Importer {
         return signed ? String(decoding: result, as: UTF8.self) : nil
     }
 
+    /// The most lines of a sheet's own (a title, notes) looked past for the header.
+    static let linesAboveHeader = 5
+
     /// `;` when a CSV's header line holds semicolons and no comma: a spreadsheet's CSV saved
     /// where the comma is the decimal sign (German, French, Dutch Excel). Else nil.
     static func semicolonSeparator(_ input: ByteReader) throws -> UInt8? {
@@ -102,16 +105,38 @@ extension Importer {
         guard try reader.next() else {
             throw CatalogError(.dataError, "\(input.name):1: empty file: expected a header row naming the columns")
         }
-        let read = try Importer.header(reader, name: input.name)
-        let quotedHeader = dialect == .tsv && !read.isEmpty && read.allSatisfy { Importer.unquoted($0, .all) != nil }
-        let header = quotedHeader ? read.map { Importer.unquoted($0, .all)! } : read
+        /// A header's names, and whether they were all quoted (TSV: every field then is).
+        func names(_ read: [String]) -> (header: [String], quoted: Bool) {
+            let quoted = dialect == .tsv && !read.isEmpty && read.allSatisfy { Importer.unquoted($0, .all) != nil }
+            return (quoted ? read.map { Importer.unquoted($0, .all)! } : read, quoted)
+        }
+        var (header, quotedHeader) = names(try Importer.header(reader, name: input.name))
         if let layout = ImportPlan.layout(for: header.map { $0.trimmingWhitespace() }, choice: options.layout), let reason = layout.notMovies {
             addNote("\(layout.title): \(reason); skipped (--layout none reads its columns)")
             return
         }
-        let (plan, columns, ignored) = try ImportPlan.make(header: header, source: "\(input.name):\(reader.recordLine)",
-                                                           options: options)
+        let made: (plan: ImportPlan, columns: [MovieField: Int], ignored: [String])
+        var passedOver = 0
+        do {
+            made = try ImportPlan.make(header: header, source: "\(input.name):\(reader.recordLine)", options: options)
+        } catch let first as CatalogError where first.kind == .dataError {
+            // A sheet's own lines above its header (`My movie list (updated 2024)`, notes): the
+            // header is the first of the next few lines that names a title column.
+            var found: (plan: ImportPlan, columns: [MovieField: Int], ignored: [String])?
+            while found == nil, passedOver < Importer.linesAboveHeader, try reader.next() {
+                passedOver += 1
+                let candidate = names(reader.strings())
+                if let plan = try? ImportPlan.make(header: candidate.header, source: "\(input.name):\(reader.recordLine)", options: options) {
+                    (header, quotedHeader, found) = (candidate.header, candidate.quoted, plan)
+                }
+            }
+            guard let found else { throw first }
+            made = found
+        }
+        let (plan, columns, ignored) = made
+        let finalHeader = header
         describe(plan, ignored: ignored)
+        if passedOver > 0 { addNote("the header on line \(reader.recordLine), the lines above it passed over") }
         if separator != nil {
             addNote("fields separated by ';', ratings with a decimal comma")
         }
@@ -125,12 +150,12 @@ extension Importer {
         let name = input.name
         let episodesColumn = plan.layout?.leavesOutEpisodes == true ? columns[.title] : nil
         let handoff = Handoff(value: reader)
-        try streamRows(from: input, header: header) { _ in
+        try streamRows(from: input, header: finalHeader) { _ in
             let reader = handoff.value
             return { batch in
                 guard try reader.next() else { return false }
                 // A short row's missing fields are empty: a condition on one of them is met only by `*`.
-                if reader.isFilteredOut || reader.fieldCount < header.count && !Importer.emptyPasses(plan.conditions, from: reader.fieldCount) {
+                if reader.isFilteredOut || reader.fieldCount < finalHeader.count && !Importer.emptyPasses(plan.conditions, from: reader.fieldCount) {
                     batch.filtered += 1
                     return true
                 }
@@ -138,8 +163,8 @@ extension Importer {
                     batch.filtered += 1
                     return true
                 }
-                if reader.fieldCount < header.count { batch.shortRows += 1 }
-                batch.append(Importer.decode(reader, file: name, fieldCount: header.count, columnOf: columnOf,
+                if reader.fieldCount < finalHeader.count { batch.shortRows += 1 }
+                batch.append(Importer.decode(reader, file: name, fieldCount: finalHeader.count, columnOf: columnOf,
                                              reading: reading, plan: plan),
                              raw: reader.fieldBytes())
                 return true
