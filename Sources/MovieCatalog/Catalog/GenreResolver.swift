@@ -55,9 +55,10 @@ final class GenreResolver {
             ids[name] = id
             return id
         }
-        // Another service's name is added under the code of the genre it means (`Children's`: children).
+        // Its slug's genre, as filters find it (one a catalog holds already: `science-fiction`),
+        // else the genre a synonym means; a new one is added under that code (`Children's`: children).
         let code = Genre.code(forName: name)
-        if let id = ids[code] {
+        if let id = ids[Genre.slug(name)] ?? ids[code] {
             ids[key] = id
             ids[name] = id
             return id
