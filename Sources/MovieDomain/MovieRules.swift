@@ -16,7 +16,8 @@ public enum MovieRules {
     }
 
     /// A field's value from trimmed, non-empty text (genres: one name), or why it is refused.
-    public static func value(_ field: MovieField, from raw: String) -> Result<FieldValue, Violation> {
+    /// `number`: the text is a JSON number's (`2.000` is two, not two thousand grouped).
+    public static func value(_ field: MovieField, from raw: String, number: Bool = false) -> Result<FieldValue, Violation> {
         func refuse(_ reason: String) -> Result<FieldValue, Violation> { .failure(Violation(reason: "\(raw.quotedForMessage) \(reason)")) }
         switch field {
         case .title:
@@ -41,7 +42,7 @@ public enum MovieRules {
         case .votes:
             // `25k` and `1.5m` too, as filters read votes; `1,700,000` and `720.000` (its
             // thousands grouped) before `720.0`-like decimals, since a count has no fraction.
-            guard let votes = ValueParsing.groupedCount(raw) ?? wholeNumber(raw) ?? ValueParsing.count(raw) else {
+            guard let votes = (number ? nil : ValueParsing.groupedCount(raw)) ?? wholeNumber(raw) ?? ValueParsing.count(raw) else {
                 return isDigits(raw) ? refuse("is too large a number of votes") : refuse("is not a whole number")
             }
             return votes >= 0 ? .success(.integer(votes)) : refuse("is negative; votes are a count")

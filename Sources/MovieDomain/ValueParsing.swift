@@ -244,10 +244,12 @@ public enum ValueParsing {
         }
         guard words.count == 2 || words.count == 3, let last = words.last, last.utf8.count == 4, let year = integer(last), year >= 0,
               words.dropLast().contains(where: { word in monthNames.contains { $0 == word || word.count >= 3 && $0.hasPrefix(word) } }) else { return nil }
-        // The other word, if any, is a day.
+        // The other word, if any, is a day of that month.
         if words.count == 3 {
-            let day = words.dropLast().first { word in !monthNames.contains { $0 == word || word.count >= 3 && $0.hasPrefix(word) } }
-            guard let day, day.utf8.count <= 2, let number = integer(day), (1...31).contains(number) else { return nil }
+            func month(_ word: String) -> Int? { monthNames.firstIndex { $0 == word || word.count >= 3 && $0.hasPrefix(word) }.map { $0 + 1 } }
+            guard let monthNumber = words.dropLast().lazy.compactMap(month).first,
+                  let day = words.dropLast().first(where: { month($0) == nil }),
+                  day.utf8.count <= 2, let number = integer(day), isDay(number, of: monthNumber, year) else { return nil }
         }
         return year
     }

@@ -85,9 +85,11 @@ import Testing
         try box.write("tabs.txt", "Title\tYear\nHeat, The Movie\t1995\n")
         try box.write("commas.txt", "title,year\nAlien,1979\n")
         try box.write("semicolons.TXT", "Titel;Jahr;title\nx;1;Brazil\n")
-        let run = try box.moviecat("import", "tabs.txt", "commas.txt", "semicolons.TXT")
+        // PowerShell's #TYPE line first: the line after it tells.
+        try box.write("typed.txt", "#TYPE System.Management.Automation.PSCustomObject\nTitle\tYear\nUp, Again\t2009\n")
+        let run = try box.moviecat("import", "tabs.txt", "commas.txt", "semicolons.TXT", "typed.txt")
         #expect(run.status == 0, "\(run)")
-        #expect(try box.sql("SELECT title FROM movies ORDER BY id") == ["Heat, The Movie", "Alien", "Brazil"])
+        #expect(try box.sql("SELECT title FROM movies ORDER BY id") == ["Heat, The Movie", "Alien", "Brazil", "Up, Again"])
         try box.write("list.dat", "title\nX\n")
         let unknown = try box.moviecat("import", "list.dat")
         #expect(unknown.status == 64 && unknown.errorLines.last == "moviecat: error: cannot tell the format of 'list.dat'; use --format csv|tsv|json|jsonl", "\(unknown)")

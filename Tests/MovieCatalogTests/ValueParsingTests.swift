@@ -146,6 +146,7 @@ import TestSupport
         ("9/23/94", nil), ("13/13/1994", nil), ("32/1/1994", nil), ("1994/13/01", nil), ("9/23-1994", nil), ("Smarch 1994", nil),
         ("September 32, 1994", nil), ("May", nil), ("1994", nil), ("23 1994", nil), ("Ma 1994", nil),
         ("1994-02-30", nil), ("1994/02/30", nil), ("2/30/1994", nil), ("29.02.2000", 2000), ("29.02.1900", nil),
+        ("February 30, 1994", nil), ("30 Feb 1994", nil), ("Sep 31, 1994", nil), ("February 29, 1995", nil), ("February 29, 1996", 1996),
     ] as [(String, Int?)])
     func yearsOfDates(_ text: String, _ year: Int?) {
         #expect(ValueParsing.yearOfDate(text) == year)

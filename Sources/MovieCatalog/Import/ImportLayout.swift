@@ -57,6 +57,8 @@ public struct ImportLayout: Sendable, Equatable {
         case durationUnits(perMinute: Int)
         /// A certification written after a word (Kodi's `Rated PG-13`).
         case certificationAfter(String)
+        /// An IMDb id cell that is not `tt` and digits is another site's id: none.
+        case imdbIDsOnly
     }
 
     public static func == (a: ImportLayout, b: ImportLayout) -> Bool { a.name == b.name }
@@ -140,13 +142,15 @@ public struct ImportLayout: Sendable, Equatable {
             name: "kodi", title: "Kodi library layout",
             keyColumns: ["movieid", "label", "runtime"], absentColumns: [],
             mapping: [("title", .title), ("year", .year), ("rating", .rating), ("votes", .votes), ("runtime", .duration),
-                      ("genre", .genres), ("imdbnumber", .imdbID), ("mpaa", .certification)],
-            defaultWhere: [], rules: [.durationUnits(perMinute: 60), .certificationAfter("Rated ")]),
+                      ("genre", .genres), ("uniqueid.imdb", .imdbID), ("imdbnumber", .imdbID), ("mpaa", .certification)],
+            // Kodi writes 0 for what it does not know.
+            defaultWhere: [], rules: [.durationUnits(perMinute: 60), .certificationAfter("Rated "), .imdbIDsOnly,
+                                      .zeroIsUnknown(.year), .zeroIsUnknown(.duration), .zeroIsUnknown(.rating)]),
         ImportLayout(
             name: "plex", title: "Plex library layout",
             keyColumns: ["ratingKey", "guid", "type", "title"], absentColumns: [],
             mapping: [("title", .title), ("year", .year), ("duration", .duration), ("Genre", .genres), ("contentRating", .certification)],
-            defaultWhere: [("type", ["movie"])], rules: [.durationUnits(perMinute: 60_000)]),
+            defaultWhere: [("type", ["movie"])], rules: [.durationUnits(perMinute: 60_000), .zeroIsUnknown(.year), .zeroIsUnknown(.duration)]),
         ImportLayout(
             name: "tmdb", title: "TMDB layout",
             keyColumns: ["title", "original_title", "release_date", "vote_average"], absentColumns: [],

@@ -27,9 +27,14 @@ public enum ImportFormat: String, CaseIterable, Sendable {
         return lower.hasSuffix(".txt")
     }
 
-    /// TSV when a text file's first line holds a tab, else CSV (which tells `;` from `,` itself).
+    /// TSV when a text file's first line holds a tab, else CSV (which tells `;` from `,` itself);
+    /// a `sep=` or PowerShell's `#TYPE` line first says nothing of it, and is looked past.
     static func delimited(firstLine bytes: [UInt8]) -> ImportFormat {
-        bytes.prefix { $0 != 0x0A }.contains(0x09) ? .tsv : .csv
+        var lines = bytes.split(separator: 0x0A, maxSplits: 2, omittingEmptySubsequences: false)[...]
+        while let line = lines.first, lines.count > 1, line.starts(with: Array("#TYPE ".utf8)) || line.starts(with: Array("sep=".utf8)) {
+            lines = lines.dropFirst()
+        }
+        return lines.first?.contains(0x09) == true ? .tsv : .csv
     }
 }
 

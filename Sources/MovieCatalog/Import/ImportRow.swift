@@ -96,11 +96,11 @@ public enum RowDecoder {
             problems.append(ImportProblem(file: file, line: line, field: field.name, reason: reason))
         }
         /// A field's value from text through the rules, or nil (empty, or refused and reported).
-        func parse(_ field: MovieField, _ text: String) -> FieldValue? {
+        func parse(_ field: MovieField, _ text: String, number: Bool = false) -> FieldValue? {
             let trimmed = text.trimmingWhitespace()
             // `N/A` and its kin are empty cells, but in a title (a film may be called `Nan`).
             if trimmed.isEmpty || field != .title && ValueParsing.isNullWord(trimmed) { return nil }
-            switch MovieRules.value(field, from: trimmed) {
+            switch MovieRules.value(field, from: trimmed, number: number) {
             case .success(let value): return value
             case .failure(let violation): problem(field, violation.reason); return nil
             }
@@ -126,7 +126,8 @@ public enum RowDecoder {
             }
             switch value {
             case .absent, .null: break
-            case .text(let s), .number(let s): if let parsed = parse(field, s) { movie[field] = parsed }
+            case .text(let s): if let parsed = parse(field, s) { movie[field] = parsed }
+            case .number(let s): if let parsed = parse(field, s, number: true) { movie[field] = parsed }
             case .list, .numbers: problem(field, "expected a single value, found an array")
             case .unsupported(let kind): problem(field, "expected text or a number, found \(kind)")
             case .invalidUTF8: problem(field, "invalid UTF-8")

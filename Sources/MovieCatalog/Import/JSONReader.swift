@@ -62,6 +62,13 @@ public final class JSONRecordReader {
         case .start:
             try skipByteOrderMark()
             guard let first = try skipWhitespace() else { throw error("empty input, expected a JSON array") }
+            if first == UInt8(ascii: "{"), Self.hasTitleKey(try reader.peek(1 << 16)) {
+                // One record alone (an API's details of one film, saved as .json).
+                let record = try readObjectRecord()
+                state = .finished
+                if try skipWhitespace() != nil { throw error("trailing data after the object") }
+                return record
+            }
             if first == UInt8(ascii: "{") {
                 // An object holding the array, as API results do (`{"results": [...]}`).
                 try consume()

@@ -24,6 +24,38 @@ extension JSONRecordReader {
         if try skipWhitespace() != nil { throw error("trailing data after the array") }
     }
 
+    /// Whether the object at the start of `bytes` has a title key of its own (`title`,
+    /// `primaryTitle`, any case) among its first 64 KiB: then it is one record, not an object
+    /// holding records (whose arrays, a film's `genres`, must not be taken for films).
+    static func hasTitleKey(_ bytes: [UInt8]) -> Bool {
+        var depth = 0, i = 0
+        while i < bytes.count {
+            let byte = bytes[i]
+            if byte == 0x22 {
+                // A string: a key when it is at the object's own level and a ':' follows.
+                var end = i + 1
+                while end < bytes.count && bytes[end] != 0x22 { end += bytes[end] == 0x5C ? 2 : 1 }
+                guard end < bytes.count else { return false }
+                if depth == 1 {
+                    var next = end + 1
+                    while next < bytes.count && [0x20, 0x09, 0x0A, 0x0D].contains(bytes[next]) { next += 1 }
+                    if next < bytes.count && bytes[next] == 0x3A {
+                        let key = String(decoding: bytes[(i + 1)..<end], as: UTF8.self).lowercased()
+                        if key == "title" || key == "primarytitle" { return true }
+                    }
+                }
+                i = end + 1
+                continue
+            }
+            if byte == 0x7B || byte == 0x5B { depth += 1 } else if byte == 0x7D || byte == 0x5D {
+                depth -= 1
+                if depth == 0 { return false }
+            }
+            i += 1
+        }
+        return false
+    }
+
     /// What the members of an object held.
     enum Held { case records, emptyArray, nothing }
 

@@ -22,9 +22,16 @@ extension ImportLayout.ValueRule {
             case .text(let text), .number(let text):
                 // Whole minutes, rounded; a value that is no whole number is left to be refused.
                 if let units = ValueParsing.longInteger(text.trimmingWhitespace()), units > 0 {
-                    cells[MovieField.duration.rawValue] = .text(String(max(1, (units + perMinute / 2) / perMinute)))
+                    // Rounded without adding first: units near Int.max must not overflow.
+                    let minutes = units / perMinute + (units % perMinute >= (perMinute + 1) / 2 ? 1 : 0)
+                    cells[MovieField.duration.rawValue] = .text(String(max(1, minutes)))
                 }
             default: break
+            }
+        case .imdbIDsOnly:
+            // Kodi's `imdbnumber` holds its scraper's id, TMDB's digits since Kodi 19: an IMDb id only with `tt`.
+            if case .text(let text) = cells[MovieField.imdbID.rawValue], !text.trimmingWhitespace().lowercased().hasPrefix("tt") {
+                cells[MovieField.imdbID.rawValue] = .null
             }
         case .certificationAfter(let word):
             if case .text(let text) = cells[MovieField.certification.rawValue], text.hasPrefix(word) {
