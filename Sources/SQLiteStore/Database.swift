@@ -140,6 +140,36 @@ public final class Database {
             sqlite3_result_text(context, lower, -1, sqliteTransient)
         }, nil, nil, nil)
         guard rc == SQLITE_OK else { throw DatabaseError(connection: handle) }
+        // `moviecat_contains_any(title, a, b, ...)`: whether the title, lower-cased as
+        // moviecat_lower does, once, holds any of the (already lower-cased) texts: a set of
+        // many titles beyond ASCII lower-cased each title once for every one of them.
+        let any = sqlite3_create_function_v2(handle, "moviecat_contains_any", -1, flags, nil, { context, count, arguments in
+            guard let arguments, count > 0, sqlite3_value_type(arguments[0]) != SQLITE_NULL, let text = sqlite3_value_text(arguments[0]) else {
+                sqlite3_result_null(context)
+                return
+            }
+            let folded = Array(String(decoding: UnsafeBufferPointer(start: text, count: Int(sqlite3_value_bytes(arguments[0]))), as: UTF8.self).searchFolded.utf8)
+            for index in 1..<Int(count) {
+                guard let value = arguments[index], let needle = sqlite3_value_text(value) else { continue }
+                let length = Int(sqlite3_value_bytes(value))
+                if length == 0 || Database.contains(folded, UnsafeBufferPointer(start: needle, count: length)) {
+                    sqlite3_result_int(context, 1)
+                    return
+                }
+            }
+            sqlite3_result_int(context, 0)
+        }, nil, nil, nil)
+        guard any == SQLITE_OK else { throw DatabaseError(connection: handle) }
+    }
+
+    /// Whether `needle`'s bytes occur in `haystack`.
+    static func contains(_ haystack: [UInt8], _ needle: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard needle.count <= haystack.count else { return false }
+        return haystack.withUnsafeBufferPointer { bytes in
+            (0...(bytes.count - needle.count)).contains { start in
+                bytes[start] == needle[0] && memcmp(bytes.baseAddress! + start, needle.baseAddress!, needle.count) == 0
+            }
+        }
     }
 
     /// Runs one or more statements without arguments (migrations, pragmas, seed data).

@@ -67,6 +67,19 @@ import TestSupport
         #expect(facets.status == 0 && facets.stdout.contains("\"1970s\""), "\(facets)")
     }
 
+    @Test("hundreds of titles beyond ASCII (each title lower-cased once for a hundred of them): the movies of plain per-title tests")
+    func titlesBeyondASCII() throws {
+        let box = try Sandbox()
+        try box.seed()
+        _ = try box.sql("INSERT INTO movies (title, year, added_at, updated_at) VALUES ('ÉCOLE Été', 2000, 0, 0), ('ΣΊΣΥΦΟΣ', 2001, 0, 0)")
+        let titles = (0..<450).map { "title:zé\($0)x" } + ["title:école", "title:σίσυφος", "title:godfather"]
+        let run = try box.moviecat(["filter", "--format", "csv"] + titles)
+        #expect(run.status == 0, "\(run)")
+        #expect(Set(try CSV.rows(run.stdout).map { $0["title"] ?? "?" }) == ["ÉCOLE Été", "ΣΊΣΥΦΟΣ", "The Godfather", "The Godfather Part II"], "\(run)")
+        let count = try box.moviecat(["filter", "--count", "--genre", "drama"] + titles)
+        #expect(count.stdout == "2\n", "\(count)")
+    }
+
     @Test("a preset of 1,200 elements is saved and used")
     func bigPreset() throws {
         let box = try Sandbox()

@@ -178,7 +178,16 @@ public enum SQLBuilder {
         case .listed: if !folded.isEmpty { ors.append(SQLFragment("(m.id IN (SELECT id FROM movie_title_exceptions) AND ") + SQLFragment.or(folded).parenthesized + SQLFragment(")")) }
         case .scanned: if !folded.isEmpty { ors.append(SQLFragment("(\(MovieTitlesTable.hasException("m.title")) AND ") + SQLFragment.or(folded).parenthesized + SQLFragment(")")) }
         }
-        ors += other
+        // Texts beyond ASCII: each title lower-cased once for a hundred of them.
+        if other.count > 1 {
+            let folded = texts.filter { likeTest($0) == nil }.map { SQLValue.text($0.searchFolded) }
+            for start in stride(from: 0, to: folded.count, by: 100) {
+                let chunk = Array(folded[start..<min(start + 100, folded.count)])
+                ors.append(SQLFragment("moviecat_contains_any(m.title, ") + SQLFragment.list(chunk) + SQLFragment(")"))
+            }
+        } else {
+            ors += other
+        }
         return ors.count == 1 ? ors[0] : SQLFragment.or(ors).parenthesized
     }
 
