@@ -53,6 +53,11 @@ import Testing
         ([0xFF, 0xFE, 0x00, 0x00, 0x41, 0x00, 0x00, 0x00], "none"), (Array("title,year\n".utf8), "none"),
         ([0x41, 0x00, 0x00, 0x00, 0x42, 0x00, 0x00, 0x00], "none"), ([0x41, 0x00, 0x42, 0x00, 0x00, 0x00, 0x43, 0x44, 0x45, 0x46], "none"),
         ([0x41], "none"),
+        // Rows beyond ASCII after an ASCII header line.
+        (little("title,year\n" + String(repeating: "千と千尋の神隠し,2001\n", count: 40)), "little"),
+        (big("title,year\n" + String(repeating: "千と千尋の神隠し,2001\n", count: 40)), "big"),
+        // A first line of ASCII units too short to be a header's, and rows beyond ASCII: not told.
+        (little("ti\n" + String(repeating: "千と千尋の神隠し\n", count: 40)), "none"),
     ]
 
     @Test("told by its byte order mark, or by NUL bytes in every other place; UTF-8, UTF-32 and binary are not", arguments: detectionCases)

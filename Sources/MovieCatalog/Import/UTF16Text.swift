@@ -31,7 +31,22 @@ struct UTF16Text {
         }
         if little * 10 >= units * 9 && bytes[0] != 0 { return UTF16Text(bigEndian: false) }
         if big * 10 >= units * 9 && bytes[1] != 0 { return UTF16Text(bigEndian: true) }
+        // Titles beyond ASCII on every row (CJK): the header line alone, ASCII, tells.
+        for bigEndian in [false, true] where asciiFirstLine(bytes, bigEndian: bigEndian) { return UTF16Text(bigEndian: bigEndian) }
         return nil
+    }
+
+    /// Whether the first line is four or more ASCII code units (a header's names) and ends in a
+    /// line feed, in this byte order.
+    private static func asciiFirstLine(_ bytes: UnsafeBufferPointer<UInt8>, bigEndian: Bool) -> Bool {
+        var unit = 0
+        while 2 * unit + 1 < bytes.count {
+            let (high, low) = bigEndian ? (bytes[2 * unit], bytes[2 * unit + 1]) : (bytes[2 * unit + 1], bytes[2 * unit])
+            guard high == 0, low != 0, low < 0x80 else { return false }
+            if low == 0x0A { return unit >= 4 }
+            unit += 1
+        }
+        return false
     }
 
     /// Decodes `count` bytes into UTF-8 at `output` (room for `room(for: count)` bytes) and returns
