@@ -113,4 +113,16 @@ import Testing
         let none = try box.moviecat("import", "none.csv")
         #expect(none.status == 65 && none.errorLines.last == "moviecat: error: none.csv:1: no title column (title or primaryTitle, or use --map title=COLUMN); the columns are 'Name', 'When'", "\(none)")
     }
+
+    @Test("MovieLens's '::'-separated .dat says how to read it, and the way it says works")
+    func movieLensDat() throws {
+        let box = try Sandbox()
+        try box.write("movies.dat", "1::Toy Story (1995)::Animation|Children's|Comedy\n2::Jumanji (1995)::Adventure|Children's|Fantasy\n")
+        let run = try box.moviecat("import", "movies.dat")
+        let hint = "(printf 'movieId\\ttitle\\tgenres\\n'; sed 's/::/\\t/g' 'movies.dat') > movies.tsv"
+        #expect(run.status == 64 && run.errorLines.last == "moviecat: error: cannot tell the format of 'movies.dat': its fields are separated by '::', as MovieLens's .dat files are; import MovieLens's movies.csv (ml-latest), or make this one TSV with a header first: " + hint, "\(run)")
+        let converted = try ResourceLimitTests.shell(hint + " && moviecat --db catalog.sqlite import movies.tsv", in: box)
+        #expect(converted.status == 0, "\(converted)")
+        #expect(try box.rows("SELECT title, year FROM movies ORDER BY id") == [["Toy Story", "1995"], ["Jumanji", "1995"]])
+    }
 }

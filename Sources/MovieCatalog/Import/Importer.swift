@@ -44,6 +44,10 @@ public final class Importer {
             guard let input, var format = format ?? ImportFormat.from(path: path) ?? (text ? .csv : nil) else {
                 if let input, try input.peek(4) == zipMagic { throw zipArchive(input.name) }
                 let what = path == "-" ? "standard input" : "\(path.quotedForMessage)"
+                // MovieLens 1M and 10M: `1::Toy Story (1995)::Animation|Children's|Comedy`, no header.
+                if let input, try input.peek(1 << 12).prefix(while: { $0 != 0x0A }).split(separator: 0x3A, omittingEmptySubsequences: false).count >= 5 {
+                    throw CatalogError(.usage, "cannot tell the format of \(what): its fields are separated by '::', as MovieLens's .dat files are; import MovieLens's movies.csv (ml-latest), or make this one TSV with a header first: (printf 'movieId\\ttitle\\tgenres\\n'; sed 's/::/\\t/g' \(path.quotedForMessage)) > movies.tsv")
+                }
                 throw CatalogError(.usage, "cannot tell the format of \(what); use --format csv|tsv|json|jsonl")
             }
             // Excel's CSV on Windows is Windows-1252, its "Unicode Text" UTF-16: told from UTF-8 by
