@@ -134,5 +134,10 @@ import Testing
         let run = try box.moviecat("import", "details.json")
         #expect(run.status == 0 && run.reports == [ReportLine(file: "details.json", read: 1, inserted: 1)], "\(run)")
         #expect(try LayoutTests.catalog(box) == [["The Matrix", "1999", "8.2", "2", "", "", "action"]])
+        // Two objects in a .json are JSON Lines, or a mistake: nothing is imported.
+        try box.write("two.json", #"{"title": "X", "year": 2000} {"title": "Y"}"#)
+        let two = try box.moviecat("import", "two.json")
+        #expect(two.status == 65 && two.errorLines.last == "moviecat: error: two.json:1: trailing data after the object", "\(two)")
+        #expect(try box.sql("SELECT count(*) FROM movies") == ["1"])
     }
 }

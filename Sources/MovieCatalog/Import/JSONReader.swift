@@ -55,36 +55,21 @@ public final class JSONRecordReader {
 
     // MARK: - Top level
 
-    private func nextInArray() throws -> JSONRecord? {
+    func nextInArray() throws -> JSONRecord? {
         switch state {
         case .finished:
             return nil
         case .start:
             try skipByteOrderMark()
             guard let first = try skipWhitespace() else { throw error("empty input, expected a JSON array") }
-            if first == UInt8(ascii: "{"), Self.hasTitleKey(try reader.peek(1 << 16)) {
-                // One record alone (an API's details of one film, saved as .json).
-                let record = try readObjectRecord()
-                state = .finished
-                if try skipWhitespace() != nil { throw error("trailing data after the object") }
-                return record
-            }
             if first == UInt8(ascii: "{") {
-                // An object holding the array, as API results do (`{"results": [...]}`).
-                try consume()
-                wrapLevels = 1
-                switch try skipMembers(untilArray: true) {
-                case .records: break
-                case .emptyArray:
-                    // Only empty arrays in it (a page of no results): no records.
-                    state = .finished
+                // One record alone, or an object holding the records (`JSONWrapper.swift`).
+                guard try startInObject() else {
+                    let record = try readObjectRecord()
                     if try skipWhitespace() != nil { throw error("trailing data after the object") }
-                    return nil
-                case .nothing:
-                    throw error("expected a JSON array of objects, found an object without one (for one object a line, JSON Lines, use --format jsonl)")
+                    return record
                 }
-                state = .element
-                return try nextInArray()
+                return state == .finished ? nil : try nextInArray()
             }
             guard first == UInt8(ascii: "[") else {
                 throw error("expected a JSON array of objects, found \(JSONByte.describe(first))")
@@ -157,7 +142,7 @@ public final class JSONRecordReader {
     }
 
     /// Reads a top-level object whose `{` is the next byte.
-    private func readObjectRecord() throws -> JSONRecord {
+    func readObjectRecord() throws -> JSONRecord {
         let start = line
         recordsRead += 1
         let shared = start == lastRecordEnd

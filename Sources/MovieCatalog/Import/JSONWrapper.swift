@@ -8,6 +8,29 @@ extension JSONRecordReader {
     /// is two, Kodi's `{"result": {"movies": [...]}}` too).
     static let maxWrapLevels = 4
 
+    /// At the input's first `{`: false when the object is one record alone (an API's details of
+    /// one film saved as .json; it is then all there may be); else reads into it up to the records'
+    /// array and returns true (the state `.finished` when it holds none, but empty arrays).
+    func startInObject() throws -> Bool {
+        if Self.hasTitleKey(try reader.peek(1 << 16)) {
+            state = .finished
+            return false
+        }
+        try consume()
+        wrapLevels = 1
+        switch try skipMembers(untilArray: true) {
+        case .records:
+            state = .element
+        case .emptyArray:
+            // Only empty arrays in it (a page of no results): no records.
+            state = .finished
+            if try skipWhitespace() != nil { throw error("trailing data after the object") }
+        case .nothing:
+            throw error("expected a JSON array of objects, found an object without one (for one object a line, JSON Lines, use --format jsonl)")
+        }
+        return true
+    }
+
     /// After the closing `]`: only whitespace may follow (the rest of each object holding it first).
     func finishArray() throws {
         state = .finished
