@@ -57,8 +57,9 @@ final class GenreResolver {
         }
         // Its slug's genre, as filters find it (one a catalog holds already: `science-fiction`),
         // else the genre a synonym means; a new one is added under that code (`Children's`: children).
-        let code = Genre.code(forName: name)
-        if let id = ids[Genre.slug(name)] ?? ids[code] {
+        let slug = Genre.slug(name)
+        let code = Genre.synonyms[slug] ?? slug
+        if let id = ids[slug] ?? ids[code] {
             ids[key] = id
             ids[name] = id
             return id

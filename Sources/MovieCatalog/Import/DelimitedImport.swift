@@ -107,8 +107,9 @@ extension Importer {
         }
         /// A header's names, and whether they were all quoted (TSV: every field then is).
         func names(_ read: [String]) -> (header: [String], quoted: Bool) {
-            let quoted = dialect == .tsv && !read.isEmpty && read.allSatisfy { Importer.unquoted($0, .all) != nil }
-            return (quoted ? read.map { Importer.unquoted($0, .all)! } : read, quoted)
+            let unquoted = dialect == .tsv ? read.compactMap { Importer.unquoted($0, .all) } : []
+            let quoted = !read.isEmpty && unquoted.count == read.count
+            return (quoted ? unquoted : read, quoted)
         }
         var (header, quotedHeader) = names(try Importer.header(reader, name: input.name))
         if let layout = ImportPlan.layout(for: header.map { $0.trimmingWhitespace() }, choice: options.layout), let reason = layout.notMovies {
