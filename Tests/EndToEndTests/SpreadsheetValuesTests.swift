@@ -114,6 +114,22 @@ import Testing
         #expect(none.status == 65 && none.errorLines.last == "moviecat: error: none.csv:1: no title column (title or primaryTitle, or use --map title=COLUMN); the columns are 'Name', 'When'", "\(none)")
     }
 
+    @Test("a sheet's totals, averages and notes under its list are left out and named; a film called so with a year, or in a known layout, is kept")
+    func summaryRows() throws {
+        let box = try Sandbox()
+        try box.write("sheet.csv", "Title,Year,Rating,Runtime\nHeat,1995,8.3,170\nTotal Recall,1990,7.5,113\nAverage,2011,5.0,90\n,,,\nTOTAL,,,373\nAverage,,8.4,143.5\nCount: 3,,,\n\"Notes: ratings from IMDb, Jan 2024\",,,\n")
+        let run = try box.moviecat("import", "sheet.csv")
+        #expect(run.status == 0 && run.reports == [ReportLine(file: "sheet.csv", read: 7, inserted: 3, filtered: 4)], "\(run)")
+        #expect(run.errorLines.contains("sheet.csv: a sheet's summary or note rows left out (line 6 and 3 more: no year, a title like TOTAL, Average or Notes:)"), "\(run)")
+        #expect(try box.sql("SELECT title FROM movies ORDER BY id") == ["Heat", "Total Recall", "Average"])
+        // A list without years keeps what is no label; a known layout's rows are never read so.
+        try box.write("titles.csv", "title\nSum of All Fears\nNotes on a Scandal\nMean Streets\nTotal\n")
+        let titles = try box.moviecat("import", "titles.csv")
+        #expect(titles.reports == [ReportLine(file: "titles.csv", read: 4, inserted: 3, filtered: 1)], "\(titles)")
+        try box.write("ml.csv", "movieId,title,genres\n1,Total,Drama\n")
+        #expect(try box.moviecat("import", "ml.csv").reports == [ReportLine(file: "ml.csv", read: 1, inserted: 1)])
+    }
+
     @Test("MovieLens's '::'-separated .dat says how to read it, and the way it says works")
     func movieLensDat() throws {
         let box = try Sandbox()

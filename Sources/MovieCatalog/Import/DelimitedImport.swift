@@ -150,6 +150,7 @@ extension Importer {
                                   unquoting: dialect != .tsv || imdb ? .none : quotedHeader ? .all : .signed)
         let name = input.name
         let episodesColumn = plan.layout?.leavesOutEpisodes == true ? columns[.title] : nil
+        let summary = plan.layout == nil ? columns[.title].map { (title: $0, year: columns[.year], imdbID: columns[.imdbID]) } : nil
         let handoff = Handoff(value: reader)
         try streamRows(from: input, header: finalHeader) { _ in
             let reader = handoff.value
@@ -162,6 +163,11 @@ extension Importer {
                 }
                 if let episodesColumn, episodesColumn < reader.fieldCount, ImportLayout.isEpisode(reader.string(episodesColumn) ?? "") {
                     batch.filtered += 1
+                    return true
+                }
+                if let summary, reader.withRecord({ SummaryRows.isSummary($0, title: summary.title, year: summary.year, imdbID: summary.imdbID) }) {
+                    batch.filtered += 1
+                    batch.summaryRows.append(reader.recordLine)
                     return true
                 }
                 if reader.fieldCount < finalHeader.count { batch.shortRows += 1 }

@@ -24,6 +24,8 @@ public final class Importer {
     private var fileStarted = 0.0
     /// The current input's records with fewer fields than its header, for its report.
     private var shortRows = 0
+    /// Summary rows left out of the current input: how many, and the first one's line.
+    private var summaryRows: (count: Int, first: Int)?
     private static let problemsShown = 20
 
     /// `progressOutput` is where a live progress line goes (a terminal), or nil for none.
@@ -163,6 +165,11 @@ public final class Importer {
         }
         let last = report.files.count - 1
         if let encoding = input.encodingNote { addNote("read as \(encoding)") }
+        if let (count, first) = summaryRows {
+            let more = count > 1 ? " and \(NumberText.grouped(count - 1)) more" : ""
+            addNote("a sheet's summary or note row\(count == 1 ? "" : "s") left out (line \(first)\(more): no year, a title like TOTAL, Average or Notes:)")
+            summaryRows = nil
+        }
         if shortRows > 0 {
             addNote("\(NumberText.grouped(shortRows)) row\(shortRows == 1 ? "" : "s") with fewer fields than the header, the missing last ones read as empty")
             shortRows = 0
@@ -256,6 +263,9 @@ public final class Importer {
         counts.read = batch.filtered
         counts.filtered = batch.filtered
         shortRows += batch.shortRows
+        if let first = batch.summaryRows.first {
+            summaryRows = ((summaryRows?.count ?? 0) + batch.summaryRows.count, summaryRows?.first ?? first)
+        }
         defer { report.files[report.files.count - 1].counts = report.files[report.files.count - 1].counts + counts }
         let file = input.name
         for entry in batch.entries {

@@ -24,6 +24,8 @@ struct ParsedBatch: Sendable {
     /// Records with fewer fields than the header (Excel leaves out empty last ones), read with
     /// the missing ones empty.
     var shortRows = 0
+    /// Lines of a sheet's summary and note rows (`TOTAL`), left out; counted as filtered.
+    var summaryRows: [Int] = []
     /// The layout and `--where` in force, once known (JSON: from the first record).
     var note: String?
     /// The fields of each valid row as read, kept only for `--rejects` (a valid row may still be
