@@ -23,21 +23,21 @@ public enum MovieField: Int, CaseIterable, Sendable, Comparable {
     private var facts: Facts {
         switch self {
         case .title: return Facts(column: "title", outputName: "title", header: "Title",
-                                  aliases: ["primaryTitle"], rightAligned: false)
+                                  aliases: ["primaryTitle", "film", "movie", "movie title", "film title", "name"], rightAligned: false)
         case .year: return Facts(column: "year", outputName: "year", header: "Year",
-                                 aliases: ["startYear", "release_year"], rightAligned: true)
+                                 aliases: ["startYear", "release_year", "release year", "movie release year", "year released", "released", "release date", "release_date"], rightAligned: true)
         case .genres: return Facts(column: nil, outputName: "genres", header: "Genres",
-                                   aliases: ["genre"], rightAligned: false)
+                                   aliases: ["genre", "genre(s)"], rightAligned: false)
         case .rating: return Facts(column: "rating", outputName: "rating", header: "Rating",
-                                   aliases: ["averageRating", "imdb_rating", "score"], rightAligned: true)
+                                   aliases: ["averageRating", "imdb_rating", "imdb rating", "imdbRating", "score"], rightAligned: true)
         case .votes: return Facts(column: "votes", outputName: "votes", header: "Votes",
-                                  aliases: ["numVotes", "num_votes", "vote_count"], rightAligned: true)
+                                  aliases: ["numVotes", "num_votes", "num votes", "vote_count", "imdb votes", "imdbVotes"], rightAligned: true)
         case .duration: return Facts(column: "duration_minutes", outputName: "duration_minutes", header: "Duration",
-                                     aliases: ["runtime", "runtimeMinutes", "length", "duration_minutes"], rightAligned: false)
+                                     aliases: ["runtime", "runtimeMinutes", "length", "duration_minutes", "runtime (mins)", "running time", "minutes"], rightAligned: false)
         case .certification: return Facts(column: "certification", outputName: "certification", header: "Certification",
-                                          aliases: ["mpaa", "certificate", "rated"], rightAligned: false)
+                                          aliases: ["mpaa", "certificate", "rated", "content rating", "contentRating", "mpaa rating", "age rating"], rightAligned: false)
         case .imdbID: return Facts(column: "imdb_id", outputName: "imdb_id", header: "IMDb",
-                                   aliases: ["tconst", "imdb", "imdbId"], rightAligned: false)
+                                   aliases: ["tconst", "imdb", "imdbId", "imdb id", "imdb url", "imdb link"], rightAligned: false)
         }
     }
 

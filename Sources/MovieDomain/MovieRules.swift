@@ -35,7 +35,7 @@ public enum MovieRules {
             }
             return years.contains(year) ? .success(.integer(year)) : refuse("is outside \(rangeText(years))")
         case .rating:
-            guard let rating = ValueParsing.number(raw) ?? ValueParsing.decimalComma(raw) else {
+            guard let rating = ValueParsing.number(raw) ?? ValueParsing.decimalComma(raw) ?? ValueParsing.outOf(raw) else {
                 return isDigits(raw) ? refuse("is outside 0..10") : refuse("is not a number")
             }
             return ratings.contains(rating) ? .success(.real(rating)) : refuse("is outside 0..10")

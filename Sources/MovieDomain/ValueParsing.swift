@@ -164,8 +164,10 @@ public enum ValueParsing {
     /// Whole hours alone (`2h`), which filters read as an hour bucket: any whose first minute
     /// fits in Int, so every bucket `facets` lists reads back.
     public static func wholeHours(_ raw: String) -> Int? {
+        // `2h`, and as people write it out: `2hours`, `2 hours`, `1 hr` (an hour word alone).
         let text = raw.lowercased()
-        guard text.hasSuffix("h"), let hours = longInteger(String(text.dropLast())), hours >= 0,
+        guard let unit = ["hours", "hour", "hrs", "hr", "h"].first(where: { text.hasSuffix($0) }),
+              let hours = longInteger(String(text.dropLast(unit.count)).trimmingWhitespace()), hours >= 0,
               !hours.multipliedReportingOverflow(by: 60).overflow else { return nil }
         return hours
     }
@@ -263,6 +265,16 @@ public enum ValueParsing {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false)
         guard parts.count == 2, (1...2).contains(parts[1].count), !parts[0].isEmpty else { return nil }
         return decimal(parts[0] + "." + parts[1])
+    }
+
+    /// A score written out of its scale, as sheets keep them (`9/10`, `4.5/5`, `85/100`), on the
+    /// catalog's 0..10 scale: nil for another scale or a score past it.
+    public static func outOf(_ text: String) -> Double? {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let scale = Int(String(parts[1]).trimmingWhitespace()), [5, 10, 100].contains(scale) else { return nil }
+        let score = String(parts[0]).trimmingWhitespace()
+        guard let value = decimal(score) ?? decimalComma(score), value >= 0, value <= Double(scale) else { return nil }
+        return scale == 10 ? value : value * 10 / Double(scale)
     }
 
     /// The year of an ISO date (`1994-09-23`, `1994-09`, or a timestamp starting with one).

@@ -30,6 +30,29 @@ import Testing
         #expect(try box.rows("SELECT rating, certification, year FROM movies WHERE id = 3") == [[sqlNull, sqlNull, "2016"]])
     }
 
+    @Test("N/A, none, null and their kin are no value in add and edit, as in an import: a copy through a file keeps them", arguments: ["N/A", "none", "#N/A"])
+    func nullWords(_ word: String) throws {
+        let box = try Self.demo()
+        let add = try box.moviecat("add", "--title", "N/A", "--year", "2000", "--certification", word, "--genre", "\(word),drama", "--rating", word)
+        #expect(add.status == 0, "\(add)")
+        #expect(try box.rows("SELECT title, ifnull(certification, '-'), ifnull(rating, '-') FROM movies WHERE id = 14") == [["N/A", "-", "-"]])
+        #expect(try box.sql("SELECT g.code FROM movie_genres mg JOIN genres g ON g.id = mg.genre_id WHERE mg.movie_id = 14") == ["drama"])
+        #expect(try box.moviecat("edit", "2", "--certification", "pg-13").status == 0)
+        #expect(try box.moviecat("edit", "2", "--certification", word).status == 0)
+        #expect(try box.sql("SELECT ifnull(certification, '-') FROM movies WHERE id = 2") == ["-"])
+    }
+
+    @Test("a value-taking option is not given the next option for its value: --title --count says the value is missing")
+    func optionNotAValue() throws {
+        let box = try Self.demo()
+        for arguments in [["filter", "--title", "--count"], ["save-preset", "tt", "--title", "--replace"], ["add", "--title", "--year", "2000"]] {
+            let run = try box.moviecat(arguments)
+            #expect(run.status == 64 && run.errorLines.last?.hasPrefix("moviecat: error: missing value for '--title <") == true, "\(run)")
+        }
+        let written = try box.moviecat("filter", "--title=--count", "--count")
+        #expect(written.status == 0 && written.stdout == "0\n", "\(written)")
+    }
+
     @Test("--genre replaces, --add-genre and --remove-genre adjust; a new genre is named with the closest known one")
     func genres() throws {
         let box = try Self.demo()

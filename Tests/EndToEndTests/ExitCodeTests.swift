@@ -86,7 +86,7 @@ import TestSupport
         Case(label: "unterminated quote in CSV", arguments: ["import", "bad.csv"], status: 65,
              mentions: ["bad.csv:2"], files: ["bad.csv": "title,year\n\"Unclosed,1999\nMore,2000\n"]),
         Case(label: "no title column", arguments: ["import", "names.csv"], status: 65,
-             mentions: ["names.csv", "name"], files: ["names.csv": "name,year\nX,2000\n"]),
+             mentions: ["names.csv", "label"], files: ["names.csv": "label,year\nX,2000\n"]),
         Case(label: "--on-duplicate fail", arguments: ["import", "dup.csv", "--on-duplicate", "fail"], status: 65,
              mentions: ["dup.csv:3", "Aquaman"], files: ["dup.csv": "title,year\nNew One,2001\naquaman,2018\n"]),
 

@@ -45,7 +45,7 @@ import Testing
         try box.copyFixture("hostile/bad-header.csv")
         try box.copyFixture("hostile/osc-header.csv")
         let bad = try box.moviecat("import", "bad-header.csv")
-        #expect(bad.errorLines.last == "moviecat: error: bad-header.csv:1: no title column (title or primaryTitle, or use --map title=COLUMN); the columns are 'title\\xED\\xA0\\x80', 'year'", "\(bad)")
+        #expect(bad.errorLines.last == "moviecat: error: bad-header.csv:1: no title column (title, primaryTitle, film, movie or name, or use --map title=COLUMN); the columns are 'title\\xED\\xA0\\x80', 'year'", "\(bad)")
         let osc = try box.moviecat("import", "osc-header.csv")
         #expect(osc.errorLines.contains("osc-header.csv: ignored columns: \\x1B]0;pwned\\x07, \\x1B[31mred\\x1B[0m"), "\(osc)")
     }
@@ -75,5 +75,16 @@ import Testing
         for arguments in [["filter"], ["presets"], ["facets"], ["presets", "show", "p\u{1B}[31m"], ["filter", "--preset", "p\u{1B}[31m"]] {
             Self.expectSafe(try box.moviecat(arguments), arguments.joined(separator: " "))
         }
+    }
+
+    @Test("an argument or catalog variable that is not UTF-8 exits 64 naming its bytes, and makes no other file")
+    func argumentsNotUTF8() throws {
+        let box = try Sandbox()
+        let file = try ResourceLimitTests.shell("printf 'title\\nX\\n' > $'l\\xe9.csv'; moviecat --db catalog.sqlite import $'l\\xe9.csv'", in: box)
+        #expect(file.status == 64 && file.errorLines == ["moviecat: error: argument 4, 'l\\xE9.csv', is not UTF-8: moviecat reads names and values as UTF-8 (rename the file, e.g. with convmv)"], "\(file)")
+        let db = try ResourceLimitTests.shell("MOVIECAT_DB=$'\\xff.sqlite' moviecat info", in: box)
+        #expect(db.status == 64 && db.errorLines == ["moviecat: error: $MOVIECAT_DB, '\\xFF.sqlite', is not UTF-8: moviecat reads paths as UTF-8"], "\(db)")
+        let made = try FileManager.default.contentsOfDirectory(atPath: box.dir.path).filter { $0.hasSuffix(".sqlite") }
+        #expect(made.isEmpty, "\(made)")
     }
 }

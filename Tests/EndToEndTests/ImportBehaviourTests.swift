@@ -211,23 +211,23 @@ import Testing
         let box = try Sandbox()
         try box.seed()
         let before = try box.dump()
-        try box.write("names.json", #"[{"name": "Heat", "year": 1995}, {"name": "Alien", "year": 1979}]"#)
+        try box.write("names.json", #"[{"nom": "Heat", "year": 1995}, {"nom": "Alien", "year": 1979}]"#)
         for extra in [[], ["--skip-invalid"]] {
             let run = try box.moviecat(["import", "names.json"] + extra)
             #expect(run.status == 65, "\(run)")
-            #expect(run.errorLines.first == "moviecat: error: names.json: no record has a title key (title or primaryTitle, or use --map title=KEY); the first record's are 'name', 'year'", "\(run)")
+            #expect(run.errorLines.first == "moviecat: error: names.json: no record has a title key (title, primaryTitle, film, movie or name, or use --map title=KEY); the first record's are 'nom', 'year'", "\(run)")
         }
         #expect(try box.dump() == before)
         // One record with a title is enough: the others are rejected one by one.
-        try box.write("some.jsonl", "{\"name\": \"Heat\"}\n{\"title\": \"Alien\"}\n")
+        try box.write("some.jsonl", "{\"nom\": \"Heat\"}\n{\"title\": \"Alien\"}\n")
         let some = try box.moviecat("import", "some.jsonl", "--skip-invalid")
         #expect(some.status == 0 && some.reports == [ReportLine(file: "some.jsonl", read: 2, inserted: 1, rejected: 1)], "\(some)")
         // --map names the key.
-        #expect(try box.moviecat("import", "names.json", "--map", "title=name").status == 0)
+        #expect(try box.moviecat("import", "names.json", "--map", "title=nom").status == 0)
         // With --where, only the records it keeps count.
-        try box.write("kinds.json", #"[{"kind": "movie", "name": "a"}, {"kind": "tv", "title": "b"}]"#)
+        try box.write("kinds.json", #"[{"kind": "movie", "nom": "a"}, {"kind": "tv", "title": "b"}]"#)
         let kept = try box.moviecat("import", "kinds.json", "--where", "kind=movie")
-        #expect(kept.errorLines.last == "moviecat: error: kinds.json: no record --where keeps has a title key (title or primaryTitle, or use --map title=KEY); the first record's are 'kind', 'name'", "\(kept)")
+        #expect(kept.errorLines.last == "moviecat: error: kinds.json: no record --where keeps has a title key (title, primaryTitle, film, movie or name, or use --map title=KEY); the first record's are 'kind', 'nom'", "\(kept)")
     }
 
     // MARK: Field matching
@@ -254,15 +254,55 @@ import Testing
         #expect(try box.movieRows() == [["Aliased", "1999", "8.5", "135", "PG-13", "crime|drama"]])
     }
 
-    @Test("'name' is not an alias of title: no title column, exit 65 naming the columns")
-    func nameIsNotTitle() throws {
+    @Test("a sheet's own names: Film, Released, Genre(s), IMDb Rating, IMDb Votes, Running Time, Content Rating, IMDb URL")
+    func sheetAliases() throws {
         let box = try Sandbox()
-        try box.seed()
+        try box.write("sheet.csv", "Film,Released,Genre(s),IMDb Rating,IMDb Votes,Running Time,Content Rating,IMDb URL\n"
+                      + "Heat,1995-12-15,\"Crime, Drama\",8.3,\"720,000\",170,R,https://www.imdb.com/title/tt0113277/\n")
+        let run = try box.moviecat("import", "sheet.csv")
+        #expect(run.status == 0 && !run.stderr.contains("ignored"), "\(run)")
+        #expect(try box.movieRows() == [["Heat", "1995", "8.3", "170", "R", "crime|drama"]])
+        #expect(try box.rows("SELECT votes, imdb_id FROM movies") == [["720000", "tt0113277"]])
+    }
+
+    @Test("'name' is read for the title only where no column is named title; a JSON object under an alias is not read")
+    func nameIsTitleLast() throws {
+        let box = try Sandbox()
         try box.write("names.csv", "name,year\nX,2000\n")
-        let run = try box.moviecat("import", "names.csv")
-        #expect(run.status == 65, "\(run)")
-        #expect(run.errorLines.last?.hasPrefix("moviecat: error: names.csv:1: no title column") == true, "\(run)")
-        #expect(run.stderr.contains("'name', 'year'"), "\(run)")
+        #expect(try box.moviecat("import", "names.csv").reports == [ReportLine(file: "names.csv", read: 1, inserted: 1)])
+        try box.write("both.csv", "Name,Title,Year\nList owner,Heat,1995\n")
+        let both = try box.moviecat("import", "both.csv")
+        #expect(both.errorLines.contains("both.csv: ignored columns: Name (column 1; column 2 is read)"), "\(both)")
+        #expect(try box.sql("SELECT title FROM movies ORDER BY id") == ["X", "Heat"])
+        // `movie` names a sheet's title column; in JSON an object so named holds the record.
+        try box.write("nested.json", #"[{"movie": {"title": "Alien", "year": 1979}, "watched": "2024-01-01"}]"#)
+        let nested = try box.moviecat("import", "nested.json")
+        #expect(nested.status == 65 && nested.errorLines.last == "moviecat: error: nested.json: no record has a title key (title, primaryTitle, film, movie or name, or use --map title=movie.title); the first record's are 'movie.title', 'movie.year', 'watched'", "\(nested)")
+        #expect(try box.moviecat("import", "nested.json", "--map", "title=movie.title", "--map", "year=movie.year").status == 0)
+        #expect(try box.rows("SELECT title, year FROM movies WHERE id = 3") == [["Alien", "1979"]])
+    }
+
+    @Test("a list with IMDb ids and no title column updates what the catalog has, and says so")
+    func updateOnlySaid() throws {
+        let box = try Sandbox()
+        try box.write("ids.csv", "imdb_id,rating,Director\ntt0113277,8.3,Michael Mann\n")
+        let run = try box.moviecat("import", "ids.csv")
+        #expect(run.status == 0 && run.reports == [ReportLine(file: "ids.csv", read: 1, notInCatalog: 1)], "\(run)")
+        #expect(run.errorLines.contains("ids.csv: no title column: updates the movies the catalog has by IMDb id (--map title=COLUMN adds movies)"), "\(run)")
+    }
+
+    @Test("without a year column, a title's trailing (1995) is the year; with one, or in a known layout's list, the title stays")
+    func yearAfterTitle() throws {
+        let box = try Sandbox()
+        try box.write("t.csv", "Movie,Runtime\nHeat (1995),170\n1917 (2019),119\nAmélie (Le Fabuleux Destin d'Amélie Poulain),122\n")
+        #expect(try box.moviecat("import", "t.csv").status == 0)
+        try box.write("t.jsonl", "{\"title\": \"Alien (1979)\"}\n{\"title\": \"Aliens (1986)\", \"year\": null}\n")
+        #expect(try box.moviecat("import", "t.jsonl").status == 0)
+        try box.write("y.csv", "title,year\nHamlet (1948),\nHeat (1995),1995\n")
+        #expect(try box.moviecat("import", "y.csv").status == 0)
+        #expect(try box.rows("SELECT title, ifnull(year, '-') FROM movies ORDER BY id") == [
+            ["Heat", "1995"], ["1917", "2019"], ["Amélie (Le Fabuleux Destin d'Amélie Poulain)", "-"], ["Alien", "1979"],
+            ["Aliens (1986)", "-"], ["Hamlet (1948)", "-"], ["Heat (1995)", "1995"]])
     }
 
     @Test("--map field=column reads a field from any column, and wins over the aliases")

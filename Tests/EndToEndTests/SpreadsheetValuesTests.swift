@@ -109,9 +109,9 @@ import Testing
         #expect(run.status == 0 && run.reports == [ReportLine(file: "sheet.csv", read: 1, inserted: 1)], "\(run)")
         #expect(run.errorLines.contains("sheet.csv: the header on line 3, the lines above it passed over"), "\(run)")
         #expect(try box.rows("SELECT title, year, rating FROM movies") == [["Heat", "1995", "8.3"]])
-        try box.write("none.csv", "Name,When\nHeat,1995\n")
+        try box.write("none.csv", "Label,When\nHeat,1995\n")
         let none = try box.moviecat("import", "none.csv")
-        #expect(none.status == 65 && none.errorLines.last == "moviecat: error: none.csv:1: no title column (title or primaryTitle, or use --map title=COLUMN); the columns are 'Name', 'When'", "\(none)")
+        #expect(none.status == 65 && none.errorLines.last == "moviecat: error: none.csv:1: no title column (title, primaryTitle, film, movie or name, or use --map title=COLUMN); the columns are 'Label', 'When'", "\(none)")
     }
 
     @Test("a sheet's totals, averages and notes under its list are left out and named; a film called so with a year, or in a known layout, is kept")

@@ -8,7 +8,8 @@ import TestSupport
 
 /// Text as moviecat writes it: display width, escaping, decimals, suggestions.
 @Suite struct TextTests {
-    @Test("nearest suggestion", arguments: [("dramma", "drama"), ("--gnre", "--genre"), ("scifi", "sci-fi"), ("zzzzzz", nil)])
+    @Test("nearest suggestion", arguments: [("dramma", "drama"), ("--gnre", "--genre"), ("scifi", "sci-fi"), ("zzzzzz", nil),
+                                                 ("darma", "drama"), ("--yaer", "--year"), ("anime", nil), ("a", nil), ("drams", "drama"), ("scifu", "sci-fi")])
     func nearest(_ word: String, _ expected: String?) {
         #expect(Suggestion.nearest(to: word, in: ["drama", "--genre", "sci-fi", "--year"]) == expected)
     }

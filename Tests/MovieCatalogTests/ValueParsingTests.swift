@@ -36,6 +36,7 @@ import TestSupport
             if let year = ValueParsing.yearOfDate(text) { #expect(year >= 0, "\(text)") }
             if let count = ValueParsing.groupedCount(text) { #expect(count >= 0, "\(text)") }
             if let d = ValueParsing.decimalComma(text) { #expect(d.isFinite, "\(text)") }
+            if let d = ValueParsing.outOf(text) { #expect(d >= 0 && d <= 10, "\(text)") }
             _ = ValueParsing.isNullWord(text)
             for field in MovieField.allCases { _ = MovieRules.value(field, from: text) }
             for facet in Facet.allCases {
@@ -157,6 +158,15 @@ import TestSupport
     ] as [(String, Double?)])
     func decimalCommas(_ text: String, _ value: Double?) {
         #expect(ValueParsing.decimalComma(text) == value)
+    }
+
+    @Test("a score out of 10, 5 or 100 on the catalog's scale; no other scale, nothing past it", arguments: [
+        ("9/10", 9.0), ("8.5 / 10", 8.5), ("4.5/5", 9.0), ("3/5", 6.0), ("85/100", 8.5), ("7,5/10", 7.5), ("0/10", 0.0),
+        ("11/10", nil), ("9/7", nil), ("/10", nil), ("9/", nil), ("-1/10", nil), ("1/2/10", nil), ("nine/10", nil),
+    ] as [(String, Double?)])
+    func outOfScale(_ text: String, _ value: Double?) {
+        #expect(ValueParsing.outOf(text) == value)
+        if let value { #expect(MovieRules.value(.rating, from: text) == .success(.real(value))) }
     }
 
     @Test("the words tools write for no value, any case; nothing else", arguments: [

@@ -12,11 +12,11 @@ enum ImportCommand {
     }
     static let filterRows = Option("--where", value: "column=values", help: "Keep only rows whose COLUMN is one of the comma-separated VALUES (any case); COLUMN=* keeps all.",
                                    repeatable: true) { text in try WhereClause.parse([text])[0] }
-    static let layout = Option("--layout", value: "name", help: "A known layout (imdb-basics, imdb-ratings, imdb-list, letterboxd, letterboxd-list, trakt, movielens), or none (default: from the header).",
-                               completion: .choices(ImportLayout.all.map(\.name) + ["none"])) { text -> LayoutChoice in
+    static let layout = Option("--layout", value: "name", help: "A known layout (\(ImportLayout.names.joined(separator: ", "))), or none (default: from the header).",
+                               completion: .choices(ImportLayout.names + ["none"])) { text -> LayoutChoice in
         if text.lowercased() == "none" { return .none }
         if let layout = ImportLayout.named(text) { return .forced(layout) }
-        let names = ImportLayout.all.map(\.name) + ["none"]
+        let names = ImportLayout.names + ["none"]
         let hint = Suggestion.nearest(to: text, in: names).map { "; did you mean '\($0)'?" } ?? ""
         throw CatalogError(.usage, "unknown layout \(text.quotedForMessage) for '--layout'\(hint) (one of \(names.joined(separator: ", ")))")
     }

@@ -5,11 +5,12 @@ import MovieDomain
 /// `add`, `edit` and `remove`.
 enum MovieCommands {
     /// An option for one stored field, its text checked by the field's rules when parsed
-    /// (empty text means no value: null for `edit`).
+    /// (empty text means no value: null for `edit`; so do `N/A` and its kin, as in an import,
+    /// so that a copy through a file keeps what was stored).
     static func field(_ field: MovieField, _ name: String, value: String, help: String) -> Option<FieldValue> {
         Option(name, value: value, help: help) { text in
             let trimmed = text.trimmingWhitespace()
-            if trimmed.isEmpty {
+            if trimmed.isEmpty || field != .title && ValueParsing.isNullWord(trimmed) {
                 if field == .title { throw CatalogError(.usage, "\(name): a title cannot be empty") }
                 return .null
             }
@@ -23,7 +24,7 @@ enum MovieCommands {
     /// A repeatable genre option: comma lists add names; each must give a code.
     static func genres(_ name: String, help: String) -> Option<[String]> {
         Option(name, value: "g", help: help, repeatable: true, completion: .genres) { text in
-            let names = text.split(separator: ",").map { String($0).trimmingWhitespace() }.filter { !$0.isEmpty }
+            let names = text.split(separator: ",").map { String($0).trimmingWhitespace() }.filter { !$0.isEmpty && !ValueParsing.isNullWord($0) }
             return try names.map { genre in
                 switch MovieRules.value(.genres, from: genre) {
                 case .success(.text(let stored)): return stored
@@ -115,7 +116,7 @@ enum MovieCommands {
     static let removeSpec = CommandSpec(
         name: "remove", abstract: "Remove movies by id.",
         arguments: [ArgumentSpec("<id>...", "Movie ids, as filter shows them.")],
-        examples: ["moviecat remove 12", "moviecat filter --title sequel --format csv | cut -d, -f1 | tail -n +2 | xargs moviecat remove"])
+        examples: ["moviecat remove 12", "moviecat filter --title sequel --format csv | cut -d, -f1 | tail -n +2 | xargs -r moviecat remove"])
 
     static let remove = Command(spec: removeSpec) { parsed, context in
         let ids = try movieIDs(parsed.positionals, spec: removeSpec)

@@ -94,7 +94,8 @@ public struct FilterParser: Sendable {
                 return .year(.range(lo, hi))
             }
             if value.lowercased().hasSuffix("s") {
-                guard let decade = ValueParsing.integer(String(value.dropLast())), decade >= 0, decade % 10 == 0 else {
+                // `90s` would be the years 90..99: the century is written out.
+                guard let decade = ValueParsing.integer(String(value.dropLast())), decade >= 1000, decade % 10 == 0 else {
                     throw invalid("a decade like 1990s")
                 }
                 return .year(.decade(decade))

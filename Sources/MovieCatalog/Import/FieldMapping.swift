@@ -8,6 +8,9 @@ public struct FieldMapping: Sendable {
     /// How close a key is to its field (lower wins when two columns feed one field): the order of
     /// the layout's columns, else the field's name first and then its aliases in order.
     private let rankByKey: [String: Int]
+    /// A layout's columns as it spells them: of two keys differing in case alone, the one so
+    /// spelled is read (Plex's `Guid` list of ids over its `guid`, a `plex://` address).
+    private let spelled: Set<String>
 
     /// Creates a mapping from a layout's columns (else the built-in aliases) plus `--map` overrides.
     public init(overrides: [MovieField: String] = [:], layout: ImportLayout? = nil) {
@@ -34,6 +37,7 @@ public struct FieldMapping: Sendable {
         }
         fieldByKey = byKey
         rankByKey = rank
+        spelled = Set(layout?.mapping.map(\.column) ?? [])
     }
 
     /// Parses `--map field=column` values; a bad one is a usage error naming it.
@@ -61,11 +65,20 @@ public struct FieldMapping: Sendable {
     /// The field a column or key feeds, if any.
     public func field(for key: String) -> MovieField? { fieldByKey[key.lowercased()] }
 
+    /// The field a JSON object feeds: only one named for it, as itself or by `--map` (an object
+    /// under an alias, Trakt's `movie`, holds the record's fields, not one).
+    func field(forObject key: String) -> MovieField? {
+        guard let field = field(for: key) else { return nil }
+        return rankByKey[key.lowercased(), default: .max] <= 0 || key.lowercased() == field.name ? field : nil
+    }
+
     /// Whether `key` feeds `field` rather than `other`, a key read for it so far: a `--map`
     /// column named exactly so, else the field's own name over an alias (`genres` over
     /// `genre`), else the first.
     func prefers(_ key: String, over other: String, for field: MovieField) -> Bool {
         if let column = overrides[field], other == column || key == column { return key == column && other != column }
-        return rankByKey[key.lowercased(), default: .max] < rankByKey[other.lowercased(), default: .max]
+        let rank = rankByKey[key.lowercased(), default: .max], otherRank = rankByKey[other.lowercased(), default: .max]
+        if rank == otherRank && key != other { return spelled.contains(key) && !spelled.contains(other) }
+        return rank < otherRank
     }
 }

@@ -46,6 +46,9 @@ public struct ImportLayout: Sendable, Equatable {
         /// MovieLens: the title's trailing `(1995)` is the year, and a trailing `, The`, `, A` or
         /// `, An` of the rest (before any parenthesised alternative title) moves to the front.
         case yearInTitle
+        /// A list of no known layout and no year column or key: a title's trailing `(1995)`
+        /// is the year (`Heat (1995)`, as people write both in one cell).
+        case yearAfterTitle
         /// A genres cell of exactly this text means no genres (`(no genres listed)`).
         case noGenres(String)
         /// A value of `0` means none known (IMDb's runtime of a title nobody timed): a movie of
@@ -59,6 +62,9 @@ public struct ImportLayout: Sendable, Equatable {
         case certificationAfter(String)
         /// An IMDb id cell that is not `tt` and digits is another site's id: none.
         case imdbIDsOnly
+        /// Ids of several sites (`imdb://tt1375666`, `tmdb://27205`), as a list or joined by `;`:
+        /// the IMDb one, else none.
+        case imdbIDFromGuids
     }
 
     public static func == (a: ImportLayout, b: ImportLayout) -> Bool { a.name == b.name }
@@ -99,9 +105,16 @@ public struct ImportLayout: Sendable, Equatable {
         ImportLayout(
             name: "trakt", title: "Trakt export layout",
             keyColumns: first == "movie" ? ["movie.title", "movie.ids.trakt"] : ["type", "\(first).ids.trakt"], absentColumns: [],
-            mapping: [("movie.title", .title), ("movie.year", .year), ("movie.ids.imdb", .imdbID)],
-            defaultWhere: [("type", ["movie"])], rules: [])
+            // `extended=full` adds Trakt's public rating and the film's facts; a top-level `rating` is the user's own.
+            mapping: [("movie.title", .title), ("movie.year", .year), ("movie.ids.imdb", .imdbID), ("movie.rating", .rating),
+                      ("movie.votes", .votes), ("movie.runtime", .duration), ("movie.genres", .genres),
+                      ("movie.certification", .certification)],
+            defaultWhere: [("type", ["movie"])], rules: [.zeroIsUnknown(.rating), .zeroIsUnknown(.duration)])
     } + [
+        // Trakt's collection and watched exports of shows: records without a type.
+        ImportLayout(name: "trakt-shows", title: "Trakt export layout", keyColumns: ["show.ids.trakt"],
+                     absentColumns: ["movie.ids.trakt", "type"], mapping: [], defaultWhere: [], rules: [],
+                     notMovies: "shows, not movies"),
         ImportLayout(
             name: "movielens", title: "MovieLens movies.csv layout",
             keyColumns: ["movieId", "title", "genres"], absentColumns: ["year"],
@@ -149,8 +162,26 @@ public struct ImportLayout: Sendable, Equatable {
         ImportLayout(
             name: "plex", title: "Plex library layout",
             keyColumns: ["ratingKey", "guid", "type", "title"], absentColumns: [],
-            mapping: [("title", .title), ("year", .year), ("duration", .duration), ("Genre", .genres), ("contentRating", .certification)],
-            defaultWhere: [("type", ["movie"])], rules: [.durationUnits(perMinute: 60_000), .zeroIsUnknown(.year), .zeroIsUnknown(.duration)]),
+            // The API's `Guid` list (with `includeGuids=1`), or Tautulli's export of it: `imdb://tt...`.
+            mapping: [("title", .title), ("year", .year), ("duration", .duration), ("Genre", .genres), ("genres.tag", .genres),
+                      ("contentRating", .certification), ("guids.id", .imdbID), ("Guid", .imdbID)],
+            defaultWhere: [("type", ["movie"])],
+            rules: [.durationUnits(perMinute: 60_000), .zeroIsUnknown(.year), .zeroIsUnknown(.duration), .imdbIDFromGuids]),
+        // Radarr's `/api/v3/movie` (Sonarr's series share its keys but `tvdbId`); 0 is none known.
+        ImportLayout(
+            name: "radarr", title: "Radarr library layout",
+            keyColumns: ["tmdbId", "titleSlug", "qualityProfileId"], absentColumns: ["tvdbId", "seriesType"],
+            mapping: [("title", .title), ("year", .year), ("runtime", .duration), ("genres", .genres), ("certification", .certification),
+                      ("imdbId", .imdbID), ("ratings.imdb.value", .rating), ("ratings.imdb.votes", .votes)],
+            defaultWhere: [], rules: [.zeroIsUnknown(.year), .zeroIsUnknown(.duration), .zeroIsUnknown(.rating)]),
+        // Jellyfin's and Emby's `/Items` (`{"Items": [...]}`): durations in ticks of 100 ns.
+        ImportLayout(
+            name: "jellyfin", title: "Jellyfin/Emby library layout",
+            keyColumns: ["Name", "ServerId", "Type"], absentColumns: [],
+            mapping: [("Name", .title), ("ProductionYear", .year), ("PremiereDate", .year), ("RunTimeTicks", .duration),
+                      ("Genres", .genres), ("CommunityRating", .rating), ("OfficialRating", .certification),
+                      ("ProviderIds.Imdb", .imdbID)],
+            defaultWhere: [("Type", ["Movie"])], rules: [.durationUnits(perMinute: 600_000_000), .imdbIDsOnly]),
         ImportLayout(
             name: "tmdb", title: "TMDB layout",
             keyColumns: ["title", "original_title", "release_date", "vote_average"], absentColumns: [],
@@ -168,6 +199,14 @@ public struct ImportLayout: Sendable, Equatable {
     ] as [(String, String, [String], String)]).map { name, file, keys, holds in
         ImportLayout(name: name, title: "IMDb \(file) layout", keyColumns: keys, absentColumns: [],
                      mapping: [], defaultWhere: [], rules: [], notMovies: "\(holds), not movies")
+    } + [
+        ImportLayout(name: "sonarr", title: "Sonarr library layout", keyColumns: ["tvdbId", "seriesType", "titleSlug"],
+                     absentColumns: [], mapping: [], defaultWhere: [], rules: [], notMovies: "series, not movies"),
+    ]
+
+    /// Every layout's name, once each (Trakt's is recognised by several first records).
+    public static var names: [String] {
+        all.map(\.name).reduce(into: []) { names, name in if !names.contains(name) { names.append(name) } }
     }
 
     /// TMDB's movie genres by id (its `genre/movie/list`).

@@ -77,9 +77,12 @@ struct ImportPlan {
     let conditions: [RowCondition]
     /// An input with IMDb ids and no titles only updates stored movies.
     let updateOnly: Bool
+    /// Whether no column or key (of the first record's) feeds the year, and no layout was
+    /// forced or turned off (`--layout none` reads the cells as they are).
+    var noYear = false
 
-    /// The layout's value rules.
-    var rules: [ImportLayout.ValueRule] { layout?.rules ?? [] }
+    /// The layout's value rules; without a layout or a year, a title's trailing `(1995)` gives it.
+    var rules: [ImportLayout.ValueRule] { layout?.rules ?? (noYear && !updateOnly ? [.yearAfterTitle] : []) }
     /// The rules that need the whole row (a delimited row reads the others cell by cell).
     var rowRules: [ImportLayout.ValueRule] { rules.filter { if case .zeroIsUnknown = $0 { false } else { true } } }
     /// The fields whose `0` means none known, a bit each by `MovieField.rawValue`.
@@ -92,6 +95,8 @@ struct ImportPlan {
     var note: String? {
         var parts: [String] = []
         if let layout { parts.append(layout.title) }
+        // A list of ids and values: said, since a title column under an unknown name looks alike.
+        if updateOnly && layout == nil { parts.append("no title column: updates the movies the catalog has by IMDb id (--map title=COLUMN adds movies)") }
         if !conditions.isEmpty {
             parts.append("where " + conditions.map { "\($0.name)=\($0.values.joined(separator: ","))" }.joined(separator: " "))
         }
@@ -189,9 +194,11 @@ struct ImportPlan {
             // One column whose name holds semicolons: a spreadsheet's CSV of another locale.
             let separated = header.count == 1 && header[0].contains(";")
                 ? "; the header is one column holding ';': save the file with commas (or tabs, as .tsv)" : ""
-            throw CatalogError(.dataError, "\(source): no title column (title or primaryTitle, or use --map title=COLUMN); the columns are \(found)\(separated)")
+            throw CatalogError(.dataError, "\(source): no title column (title, primaryTitle, film, movie or name, or use --map title=COLUMN); the columns are \(found)\(separated)")
         }
-        return (ImportPlan(layout: layout, mapping: mapping, conditions: conditions, updateOnly: updateOnly), columns, ignored)
+        return (ImportPlan(layout: layout, mapping: mapping, conditions: conditions, updateOnly: updateOnly,
+                            noYear: columns[.year] == nil && options.layout == .automatic),
+                columns, ignored)
     }
 
     /// The plan for a JSON input, from its first record's keys (JSON has no header): the layout
@@ -204,6 +211,6 @@ struct ImportPlan {
         }
         let fields = Set(keys.compactMap(mapping.field(for:)))
         return ImportPlan(layout: layout, mapping: mapping, conditions: conditions,
-                          updateOnly: !fields.contains(.title) && fields.contains(.imdbID))
+                          updateOnly: !fields.contains(.title) && fields.contains(.imdbID), noYear: !fields.contains(.year) && options.layout == .automatic)
     }
 }

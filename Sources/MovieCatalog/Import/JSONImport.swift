@@ -27,6 +27,11 @@ extension Importer {
                     let made = ImportPlan.make(keys: firstKeys, options: options)
                     plan = made
                     batch.note = made.note
+                    // Sonarr's series, Trakt's shows: no movies, so nothing is read.
+                    if let layout = made.layout, let reason = layout.notMovies {
+                        batch.note = "\(layout.title): \(reason); skipped (--layout none reads its keys)"
+                        return false
+                    }
                 }
                 let plan = plan!
                 if !plan.conditions.isEmpty
@@ -43,10 +48,10 @@ extension Importer {
                     if let cached = fieldOfKey[member.key] {
                         field = cached
                     } else {
-                        field = plan.mapping.field(for: member.key)
                         // A nested object is named by its members (`movie.ids.slug`), not as itself.
                         var nested = false
                         if case .object = member.value { nested = true }
+                        field = nested ? plan.mapping.field(forObject: member.key) : plan.mapping.field(for: member.key)
                         let ignored = field == nil && !nested && !plan.conditions.contains(where: { $0.name.lowercased() == member.key.lowercased() })
                         // Keys remembered, and named, up to a bound: records each with a key of
                         // their own must not grow memory with the file.
@@ -150,7 +155,10 @@ extension Importer {
         guard let plan, seen == false, plan.required == .title else { return }   // none kept, or some had one
         let keys = firstKeys.isEmpty ? "the first record has none" : "the first record's are " + ImportPlan.quotedList(firstKeys)
         let records = plan.conditions.isEmpty ? "no record" : "no record --where keeps"
-        throw CatalogError(.dataError, "\(file): \(records) has a title key (title or primaryTitle, or use --map title=KEY); \(keys)")
+        // A title nested in an object (`film.title`, `node.content.title`): the --map that reads it.
+        let nested = firstKeys.first { $0.lowercased().hasSuffix(".title") } ?? firstKeys.first { $0.lowercased().hasSuffix(".name") }
+        let map = nested.map { "--map title=\($0)" } ?? "--map title=KEY"
+        throw CatalogError(.dataError, "\(file): \(records) has a title key (title, primaryTitle, film, movie or name, or use \(map)); \(keys)")
     }
 
     /// A JSON value as an input cell.
@@ -174,9 +182,11 @@ extension Importer {
             for item in items {
                 switch item {
                 case .string(let s): strings.append(s)
-                // `[{"id": 28, "name": "Action"}]`, as TMDB and others list genres (Plex: `tag`).
+                // `[{"id": 28, "name": "Action"}]`, as TMDB and others list genres (Plex: `tag`);
+                // Plex's `Guid` list: `[{"id": "imdb://tt1375666"}]`.
                 case .object(let members):
-                    guard let name = members.first(where: { ["name", "tag"].contains($0.key.lowercased()) }), case .string(let s) = name.value else {
+                    let named = members.first { ["name", "tag"].contains($0.key.lowercased()) } ?? members.first { $0.key.lowercased() == "id" }
+                    guard let named, case .string(let s) = named.value else {
                         return .unsupported("an array holding an object without a name")
                     }
                     strings.append(s)

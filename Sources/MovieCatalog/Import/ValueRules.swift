@@ -33,6 +33,15 @@ extension ImportLayout.ValueRule {
             if case .text(let text) = cells[MovieField.imdbID.rawValue], !text.trimmingWhitespace().lowercased().hasPrefix("tt") {
                 cells[MovieField.imdbID.rawValue] = .null
             }
+        case .imdbIDFromGuids:
+            let guids: [String]
+            switch cells[MovieField.imdbID.rawValue] {
+            case .list(let items): guids = items
+            case .text(let text): guids = text.split(whereSeparator: { $0 == ";" || $0 == "," }).map(String.init)
+            default: return
+            }
+            let imdb = guids.lazy.map { $0.trimmingWhitespace() }.first { $0.lowercased().hasPrefix("imdb://") }
+            cells[MovieField.imdbID.rawValue] = imdb.map { .text(String($0.dropFirst(7))) } ?? .null
         case .certificationAfter(let word):
             if case .text(let text) = cells[MovieField.certification.rawValue], text.hasPrefix(word) {
                 cells[MovieField.certification.rawValue] = .text(String(text.dropFirst(word.count)))
@@ -41,6 +50,11 @@ extension ImportLayout.ValueRule {
             if case .numbers(let ids) = cells[MovieField.genres.rawValue] {
                 cells[MovieField.genres.rawValue] = .list(ids.compactMap { names[$0] })
             }
+        case .yearAfterTitle:
+            guard case .absent = cells[MovieField.year.rawValue], case .text(let text) = cells[MovieField.title.rawValue],
+                  text.utf8.last == UInt8(ascii: ")"), let (title, year) = ImportLayout.ValueRule.splitYear(text) else { return }
+            cells[MovieField.title.rawValue] = .text(title)
+            cells[MovieField.year.rawValue] = .text(year)
         case .yearInTitle:
             guard case .text(let text) = cells[MovieField.title.rawValue] else { return }
             guard let (title, year) = ImportLayout.ValueRule.splitYear(text) else {

@@ -26,7 +26,8 @@ public enum TextEscaping {
         let needsQuotes = text.utf8.contains { $0 == 44 || $0 == 34 || $0 == 10 || $0 == 13 }
             || text.first == " " || text.last == " "
         guard needsQuotes else { return text }
-        return "\"" + text.replacing("\"", with: "\"\"") + "\""
+        // The generic `replacing` costs some 20,000 instructions a call; most fields have no quote.
+        return "\"" + (text.utf8.contains(34) ? text.replacing("\"", with: "\"\"") : text) + "\""
     }
 
     /// A CSV field of bytes as read (not necessarily UTF-8), quoted as `csv(_:)` quotes text.
