@@ -91,7 +91,7 @@ import Testing
         #expect(bad.reports == [ReportLine(file: "bad.csv", read: 2, rejected: 2)], "\(bad)")
     }
 
-    @Test("a zip archive is named as one, not read as a list")
+    @Test("a zip archive, an XML document or an HTML page is named as such, not read as a list")
     func zip() throws {
         let box = try Sandbox()
         for name in ["letterboxd.zip", "export.csv"] {
@@ -99,6 +99,15 @@ import Testing
             let run = try box.moviecat("import", file)
             #expect(run.status == 65 && run.errorLines.last?.hasSuffix("\(name): a zip archive, not a list: unzip it and import the lists inside (Letterboxd's watched.csv or ratings.csv, MovieLens's movies.csv)") == true, "\(run)")
         }
+        // MyAnimeList's export is XML; a list saved from a browser is HTML: named, whatever the extension says.
+        for (name, text, kind) in [("animelist.xml", "\u{FEFF}<?xml version=\"1.0\"?>\n<myanimelist></myanimelist>\n", "an XML document"),
+                                   ("list.csv", "\n<!DOCTYPE html><html><body>Title</body></html>\n", "an HTML page")] {
+            try box.write(name, text)
+            let run = try box.moviecat("import", name, "--format", "csv")
+            #expect(run.status == 65 && run.errorLines.last == "moviecat: error: \(name): \(kind), not a list: moviecat reads CSV, TSV, JSON and JSON Lines; export the list as one of those", "\(run)")
+        }
+        let unknown = try box.moviecat("import", "animelist.xml")
+        #expect(unknown.status == 65 && unknown.errorLines.last?.hasSuffix("an XML document, not a list: moviecat reads CSV, TSV, JSON and JSON Lines; export the list as one of those") == true, "\(unknown)")
     }
 
     @Test("a sheet's own lines above its header (a title, notes) are passed over, up to five; with none that names a title column, the first line is named")

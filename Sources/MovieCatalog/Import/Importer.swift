@@ -44,7 +44,7 @@ public final class Importer {
             let input = path == "-" && format == nil ? nil : try ByteReader(path: path)
             let text = format == nil && ImportFormat.isPlainText(path: path)
             guard let input, var format = format ?? ImportFormat.from(path: path) ?? (text ? .csv : nil) else {
-                if let input, try input.peek(4) == zipMagic { throw zipArchive(input.name) }
+                if let input { try refuseForeign(input) }
                 let what = path == "-" ? "standard input" : "\(path.quotedForMessage)"
                 // MovieLens 1M and 10M: `1::Toy Story (1995)::Animation|Children's|Comedy`, no header.
                 if let input, try input.peek(1 << 12).prefix(while: { $0 != 0x0A }).split(separator: 0x3A, omittingEmptySubsequences: false).count >= 5 {
@@ -66,6 +66,19 @@ public final class Importer {
 
     static func zipArchive(_ name: String) -> CatalogError {
         CatalogError(.dataError, "\(name): a zip archive, not a list: unzip it and import the lists inside (Letterboxd's watched.csv or ratings.csv, MovieLens's movies.csv)")
+    }
+
+    /// Refuses what is no list of any format moviecat reads, named for what it is: a zip
+    /// archive, an XML or HTML document (MyAnimeList's export, a saved web page).
+    static func refuseForeign(_ input: ByteReader) throws {
+        let head = try input.peek(256)
+        if head.starts(with: zipMagic) { throw zipArchive(input.name) }
+        let text = head.drop { $0 == 0xEF || $0 == 0xBB || $0 == 0xBF || $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+        let start = String(decoding: text.prefix(9), as: UTF8.self).lowercased()
+        if ["<?xml", "<!doctype", "<html"].contains(where: start.hasPrefix) {
+            let kind = start.hasPrefix("<?xml") ? "an XML document" : "an HTML page"
+            throw CatalogError(.dataError, "\(input.name): \(kind), not a list: moviecat reads CSV, TSV, JSON and JSON Lines; export the list as one of those")
+        }
     }
 
     /// Refuses a rejects file that could not be put in place (a directory, an unwritable
@@ -151,8 +164,8 @@ public final class Importer {
         fileStarted = monotonicSeconds()
         report.files.append(ImportReport.File(name: input.name))
         // UTF-32 (UTF-16 is read as such) reads as garbage byte by byte; its byte order mark says what it is.
+        try Importer.refuseForeign(input)
         let head = try input.peek(4)
-        if head == Importer.zipMagic { throw Importer.zipArchive(input.name) }
         if head == [0xFF, 0xFE, 0, 0] || head == [0, 0, 0xFE, 0xFF] {
             let order = head[0] == 0xFF ? "little" : "big"
             throw CatalogError(.dataError, "\(input.name):1: the input is UTF-32 (\(order)-endian, by its byte order mark); save it as UTF-8")
