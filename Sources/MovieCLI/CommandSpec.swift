@@ -16,7 +16,7 @@ public struct CommandSpec: Sendable {
     /// Example command lines shown under EXAMPLES.
     public let examples: [String]
     /// Subcommands (`presets show`), each with its own options.
-    public let subcommands: [CommandSpec]
+    public internal(set) var subcommands: [CommandSpec]
 
     /// Creates a command spec; without `usage`, the usage line is made from the arguments and options.
     public init(name: String, abstract: String, usage: String? = nil, arguments: [ArgumentSpec] = [],

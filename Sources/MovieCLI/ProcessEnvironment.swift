@@ -6,18 +6,16 @@ import Glibc
 import Darwin
 #endif
 
-/// The process environment as a dictionary (without Foundation).
+/// The process environment moviecat reads, as a dictionary (without Foundation).
 public enum ProcessEnvironment {
-    /// All `NAME=value` pairs of this process.
+    /// The variables any command reads.
+    public static let names = ["MOVIECAT_DB", "XDG_DATA_HOME", "HOME", "COLUMNS", "MOVIECAT_TIMINGS"]
+
+    /// The `names` this process has: read one by one, not the whole environment (a start-up cost).
     public static func current() -> [String: String] {
         var result: [String: String] = [:]
-        var pointer = environ
-        while let entry = pointer.pointee {
-            let text = String(cString: entry)
-            if let equals = text.firstIndex(of: "=") {
-                result[String(text[..<equals])] = String(text[text.index(after: equals)...])
-            }
-            pointer += 1
+        for name in names {
+            if let value = getenv(name) { result[name] = String(cString: value) }
         }
         return result
     }

@@ -190,4 +190,27 @@ import Testing
             #expect(Self.displayWidth(line[..<match.range.upperBound]) == ratingEnd, "Rating misaligned: '\(line)'")
         }
     }
+
+    struct NarrowCase: Sendable, CustomStringConvertible {
+        let width: Int, header: String
+        var description: String { "\(width) columns" }
+    }
+
+    @Test("a narrow terminal keeps titles readable: Certification's header shortened, then IMDb, Votes and Certification left out", arguments: [
+        NarrowCase(width: 140, header: "ID  Title                    Year  Genres                          Rating      Votes  Duration  Certification  IMDb"),
+        NarrowCase(width: 100, header: "ID  Title                    Year  Genres              Rating      Votes  Duration  Cert   IMDb"),
+        NarrowCase(width: 80, header: "ID  Title                    Year  Genres                Rating  Duration  Cert"),
+        NarrowCase(width: 60, header: "ID  Title                 Year  Genres      Rating  Duration"),
+    ])
+    func narrowTerminal(_ c: NarrowCase) throws {
+        let box = try Sandbox()
+        try box.write("list.csv", "title,year,genres,rating,votes,duration,certification,imdb_id\n"
+                      + "A Christmas Story Live!,2017,\"Comedy, Family, Musical\",5.9,1200,\"2h 10m\",TV-PG,tt6113158\n"
+                      + "Heat,1995,\"Action, Crime, Drama, Thriller\",8.3,1000000,170,R,tt0113277\n")
+        #expect(try box.moviecat("import", "list.csv").status == 0)
+        let lines = try Self.inTerminal(box, "COLUMNS=\(c.width) MOVIECAT filter")
+        #expect(lines.first == c.header, "\(lines.joined(separator: "\n"))")
+        for line in lines { #expect(Self.displayWidth(line) <= c.width, "wider than \(c.width): '\(line)'") }
+        #expect(lines.contains { $0.contains(c.width >= 80 ? "A Christmas Story Live!" : "A Christmas Story L…") }, "\(lines)")
+    }
 }

@@ -71,4 +71,14 @@ import Testing
         let parsed = try spec.parse(["--genre", "dramma", "--year", "1990s"])
         #expect(parsed.values.map(\.text) == ["dramma", "1990s"])
     }
+
+    @Test("each command is found by its name alone, as listed in help; an unknown name suggests the nearest")
+    func commandsByName() throws {
+        for command in Commands.all {
+            #expect(try Commands.named(command.spec.name).spec.name == command.spec.name)
+        }
+        #expect(try Commands.named("_complete").spec.name == "_complete")
+        #expect(throws: CatalogError.self) { try Commands.named("fliter") }
+        #expect(Commands.globalHelp.contains("SUBCOMMANDS:") && Commands.globalHelp.contains("save-preset"))
+    }
 }

@@ -96,6 +96,8 @@ import TestSupport
         // The broadest sets: nothing selected, or only facets without an index to start from.
         Shape(name: "the first page of every movie walks the natural key", query: MovieQuery(filters: FilterSet(), limit: 50),
               count: false, driver: .sortOrder(.title), uses: "SCAN m USING INDEX movies_natural_key"),
+        Shape(name: "a deep page of every movie in reverse title order walks the natural key", query: MovieQuery(filters: FilterSet(), descending: true, limit: 50, offset: 300),
+              count: false, driver: .sortOrder(.title), uses: "SCAN m USING INDEX movies_natural_key"),
         Shape(name: "every movie by rating walks the rating index", query: MovieQuery(filters: FilterSet(), sort: .rating, descending: true, limit: 50),
               count: false, driver: .sortOrder(.rating), uses: "SEARCH f USING COVERING INDEX movie_facets_rating (rating>?)"),
         Shape(name: "every movie by year walks the year index", query: MovieQuery(filters: FilterSet(), sort: .year, limit: 50, offset: 100),
@@ -154,7 +156,13 @@ import TestSupport
         for (limit, offset) in [(1, Int.max), (Int.max, 1), (Int.max, Int.max)] {
             let query = MovieQuery(filters: Self.broad, sort: .rating, descending: true, limit: limit, offset: offset)
             #expect(try catalog.movies(query).map(\.id) == Self.plainIDs(catalog, query), "\(limit) \(offset)")
+            // The first screen's plan, chosen without a sample, too.
+            let first = MovieQuery(filters: FilterSet(), limit: limit, offset: offset)
+            #expect(try catalog.movies(first).map(\.id) == Self.plainIDs(catalog, first), "\(limit) \(offset)")
         }
+        // Its estimate of the catalog (for --explain) is the ids' span, as the sample's is.
+        #expect(try catalog.plan(MovieQuery(filters: FilterSet(), limit: 50)).movies == 2_000)
+        #expect(try catalog.queryPlan(SQLFragment(QueryPlanner.idSpanSQL)).allSatisfy { !$0.contains("SCAN movie_facets") })
     }
 
     @Test("without the natural key index (dropped by a sqlite3 user) titles are still searched and sorted")

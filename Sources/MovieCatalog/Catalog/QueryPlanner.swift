@@ -113,6 +113,16 @@ struct QueryPlanner {
     /// The plan for a page (or all) of `query`'s movies, with `select` as the result columns.
     /// `forcing` a driver (tests) skips the choice; it must suit the query (`drivers(for:)`).
     func select(_ query: MovieQuery, columns select: String, forcing forced: QueryPlan.Driver? = nil) throws -> QueryPlan {
+        // The first screen, nothing selected and a page in title order: the title index's walk
+        // reads the page's rows alone, in any catalog, so no sample is needed to choose it (the
+        // sample was a sixth of the command's instructions).
+        if forced == nil, filters.isEmpty, query.sort == .title, let limit = query.limit, indexes.contains(Self.titleIndex) {
+            let (wanted, overflow) = limit.addingReportingOverflow(query.offset ?? 0)
+            let movies = try db.query(Self.idSpanSQL) { try $0.isNull(0) ? 0 : Double($0.int64(0)) }.first ?? 0
+            let rows = overflow ? movies : min(movies, Double(wanted))
+            return QueryPlan(driver: .sortOrder(.title), sql: walkSQL(query, select: select, wanted: overflow ? Int64.max : Int64(wanted), ties: nil),
+                             costs: [(.sortOrder(.title), 2 * rows * Self.probeCost)], movies: movies, matches: movies)
+        }
         let keyColumn = query.sort.field.map { "f." + MovieFacetsTable.column(of: $0) }
         let (sample, candidates) = try estimate(keyColumn: keyColumn, counting: false)
         let matches = sample.estimate(sample.matches)
@@ -135,8 +145,7 @@ struct QueryPlanner {
         var ties: SQLValue?
         if case .sortOrder(let key) = driver {
             ties = try key.field.flatMap { try largeTies(of: $0, descending: query.descending, wanted: Int64(wantedRows), sample: sample) }
-            sql = SQLFragment("SELECT \(select) FROM (") + walk(key, descending: query.descending, wanted: Int64(wantedRows), ties: ties)
-                + page + SQLFragment(") p CROSS JOIN movies m ON m.id = p.id ORDER BY \(query.sort.orderBy(descending: query.descending))")
+            sql = walkSQL(query, select: select, wanted: Int64(wantedRows), ties: ties)
         } else if paged {
             // Sort ids only, then read the page's movies: the genre list is built for its rows alone.
             sql = SQLFragment("SELECT \(select) FROM (SELECT m.id AS id ") + from(driver)
@@ -149,6 +158,17 @@ struct QueryPlanner {
         var plan = QueryPlan(driver: driver, sql: sql, costs: costs, movies: sample.movies, matches: matches)
         if case .sortOrder(let key) = driver, let field = key.field, let ties { plan.largeTie = (field, ties) }
         return plan
+    }
+
+    /// The ids' span, the first screen's estimate of the catalog: two lookups at the ends of the
+    /// rowid (one `max(id) - min(id)` would scan the table).
+    static let idSpanSQL = "SELECT (SELECT max(id) FROM movie_facets) - (SELECT min(id) FROM movie_facets) + 1"
+
+    /// A page read by walking the sort key's index (`walk`), then its movies.
+    private func walkSQL(_ query: MovieQuery, select: String, wanted: Int64, ties: SQLValue?) -> SQLFragment {
+        let page = SQLFragment(" LIMIT ? OFFSET ?", [.integer(Int64(query.limit ?? -1)), .integer(Int64(query.offset ?? 0))])
+        return SQLFragment("SELECT \(select) FROM (") + walk(query.sort, descending: query.descending, wanted: wanted, ties: ties)
+            + page + SQLFragment(") p CROSS JOIN movies m ON m.id = p.id ORDER BY \(query.sort.orderBy(descending: query.descending))")
     }
 
     /// The plan that counts the set's movies (`forcing` a driver: tests).

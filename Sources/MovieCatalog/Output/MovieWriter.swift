@@ -98,10 +98,16 @@ final class MovieTable {
     private let fields: [MovieField]
     private var rows: [[String]] = []
     private var widths: [Int]?
-    private let headers: [String]
+    private var headers: [String]
     private let rightAligned: Set<Int>
     /// The columns that give way to a narrow terminal: the title, then the genres.
     private let shrinking: [Int]
+    /// The columns left out on a terminal too narrow for them and a readable title: IMDb,
+    /// then Votes, then Certification (whose header is first written `Cert`).
+    private let leavable: [Int]
+    private let certification: Int?
+    /// The columns left out (their cells are not printed).
+    private var hidden: Set<Int> = []
     /// Rows measured before the widths are fixed.
     static let window = 1000
 
@@ -113,7 +119,12 @@ final class MovieTable {
         // Column 0 is the id; field columns follow in `fields` order.
         rightAligned = Set([0] + fields.indices.filter { fields[$0].rightAligned }.map { $0 + 1 })
         shrinking = [MovieField.title, .genres].compactMap { fields.firstIndex(of: $0) }.map { $0 + 1 }
+        leavable = [MovieField.imdbID, .votes, .certification].compactMap { fields.firstIndex(of: $0) }.map { $0 + 1 }
+        certification = fields.firstIndex(of: .certification).map { $0 + 1 }
     }
+
+    /// The title a narrow terminal still leaves readable, in display columns.
+    static let readableTitle = 24
 
     func append(_ m: Movie, to out: TextOutput) {
         let row = [String(m.id)] + fields.map { cell($0, of: m) }
@@ -132,25 +143,49 @@ final class MovieTable {
         for row in rows {
             for (i, cell) in row.enumerated() { widths[i] = max(widths[i], DisplayWidth.of(cell)) }
         }
-        // The title, then the genres, give way to the terminal's width; other columns are short.
-        if let width {
-            for column in shrinking {
-                let others = widths.enumerated().filter { $0.offset != column }.reduce(0) { $0 + $1.element }
-                let gaps = 2 * (widths.count - 1)
-                widths[column] = max(6, min(widths[column], width - others - gaps))
-            }
-        }
+        if let width { fit(&widths, to: width) }
         self.widths = widths
         out.write(line(headers, widths))
         for row in rows { out.write(line(row, widths)) }
         rows = []
     }
 
+    /// Fits the columns to a terminal's width: the title and the genres give way (the genres
+    /// first down to a third of the room, the title keeping the most), Certification's header
+    /// is written `Cert`, and where the title would still be cut below a readable width, IMDb,
+    /// Votes and Certification are left out.
+    private func fit(_ widths: inout [Int], to width: Int) {
+        var natural = widths
+        guard let title = shrinking.first else { return }
+        let genres = shrinking.dropFirst().first
+        func share() {
+            let shown = widths.indices.filter { !hidden.contains($0) }
+            let fixed = shown.filter { !shrinking.contains($0) }.reduce(0) { $0 + natural[$1] }
+            let room = max(12, width - fixed - 2 * (shown.count - 1))
+            guard let genres else { widths[title] = max(6, min(natural[title], room)); return }
+            let genresWidth = min(natural[genres], max(6, room - natural[title], room / 3))
+            widths[title] = max(6, min(natural[title], room - genresWidth))
+            widths[genres] = max(6, min(natural[genres], room - widths[title]))
+        }
+        share()
+        // A cut title or genre list first takes the room of Certification's long header.
+        if let certification, shrinking.contains(where: { widths[$0] < natural[$0] }) {
+            headers[certification] = "Cert"
+            natural[certification] = rows.reduce(DisplayWidth.of("Cert")) { max($0, DisplayWidth.of($1[certification])) }
+            widths[certification] = natural[certification]
+            share()
+        }
+        for column in leavable where widths[title] < min(natural[title], MovieTable.readableTitle) {
+            hidden.insert(column)
+            share()
+        }
+    }
+
     /// One aligned line; titles and genres are cut on a terminal, and elsewhere past the widths
     /// the first rows set (a later, longer title would push the rest of its line out of line).
     private func line(_ cells: [String], _ widths: [Int], pastWindow: Bool = false) -> String {
         var parts: [String] = []
-        for (i, cell) in cells.enumerated() {
+        for (i, cell) in cells.enumerated() where !hidden.contains(i) {
             let text = shrinking.contains(i) && (width != nil || pastWindow) ? DisplayWidth.truncate(cell, to: widths[i]) : cell
             parts.append(DisplayWidth.pad(text, to: widths[i], rightAligned: rightAligned.contains(i)))
         }

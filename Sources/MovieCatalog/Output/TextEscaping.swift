@@ -26,8 +26,8 @@ public enum TextEscaping {
         let needsQuotes = text.utf8.contains { $0 == 44 || $0 == 34 || $0 == 10 || $0 == 13 }
             || text.first == " " || text.last == " "
         guard needsQuotes else { return text }
-        // The generic `replacing` costs some 20,000 instructions a call; most fields have no quote.
-        return "\"" + (text.utf8.contains(34) ? text.replacing("\"", with: "\"\"") : text) + "\""
+        // Quotes doubled byte by byte: the generic `replacing` cost some 20,000 instructions a call.
+        return String(decoding: csv(bytes: Array(text.utf8)), as: UTF8.self)
     }
 
     /// A CSV field of bytes as read (not necessarily UTF-8), quoted as `csv(_:)` quotes text.
