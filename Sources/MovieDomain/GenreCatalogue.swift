@@ -2,33 +2,37 @@
 public struct GenreCatalogue: Sendable {
     /// All genres, ordered by code.
     public let genres: [Genre]
-    private let byKey: [String: Genre]
+    private let byCode: [String: Genre]
+    /// By lower-cased name; a code always wins over a name (a sqlite3 user's genre `drame`
+    /// named `Drama` must not take `drama` over).
+    private let byName: [String: Genre]
 
     /// Creates a catalogue of `genres`, indexed by code and lower-cased name.
     public init(_ genres: [Genre]) {
         self.genres = genres.sorted { $0.code < $1.code }
-        var byKey: [String: Genre] = [:]
-        for genre in genres {
-            byKey[genre.name.lowercased()] = genre
-            byKey[genre.code] = genre
+        var byCode: [String: Genre] = [:], byName: [String: Genre] = [:]
+        for genre in self.genres {
+            byCode[genre.code] = genre
+            if byName[genre.name.lowercased()] == nil { byName[genre.name.lowercased()] = genre }
         }
-        self.byKey = byKey
+        self.byCode = byCode
+        self.byName = byName
     }
 
     /// The genre whose code or name matches `text`, ignoring case (and `Sci Fi` finds `sci-fi`,
-    /// as does a synonym, `Science Fiction`).
+    /// as does a synonym, `Science Fiction`): codes first, then names.
     public func resolve(_ text: String) -> Genre? {
         let key = text.trimmingWhitespace().lowercased()
-        if let genre = byKey[key] { return genre }
+        if let genre = byCode[key] ?? byName[key] { return genre }
         let slug = Genre.slug(key)
-        return byKey[slug] ?? Genre.synonyms[slug].flatMap { byKey[$0] }
+        return byCode[slug] ?? byName[slug] ?? Genre.synonyms[slug].flatMap { byCode[$0] }
     }
 
     /// The known genre codes.
     public var codes: [String] { genres.map(\.code) }
 
     /// Display name for a code.
-    public func name(of code: String) -> String { byKey[code]?.name ?? code }
+    public func name(of code: String) -> String { byCode[code]?.name ?? code }
 }
 
 extension String {

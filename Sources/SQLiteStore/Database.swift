@@ -41,7 +41,13 @@ public final class Database {
             throw DatabaseError(code: SQLITE_READONLY, message: "the file is read-only")
         }
         // WAL is persistent: set it only when needed, since changing it needs the file to itself.
-        if try scalar("PRAGMA journal_mode") != .text("wal") { try execute("PRAGMA journal_mode = WAL") }
+        // While another process reads a file a sqlite3 user set to another mode, this command
+        // keeps that mode (a later one switches): waiting would last the reader's whole session.
+        if try scalar("PRAGMA journal_mode") != .text("wal") {
+            do {
+                try withBusyTimeout(0) { try execute("PRAGMA journal_mode = WAL") }
+            } catch let error as DatabaseError where error.code == .busy || error.code == .locked {}
+        }
         // WAL makes NORMAL durable across application crashes; one fsync per checkpoint.
         try execute("PRAGMA synchronous = NORMAL")
     }

@@ -52,7 +52,7 @@ import TestSupport
         // The id itself: a new title in movie 2's place shares 'aqu' with the old one, which must stay indexed.
         "INSERT OR REPLACE INTO movies (id, title, year, rating) VALUES (2, 'Aquamarine', 2006, 5.5);",
         "UPDATE OR REPLACE movies SET id = 2, title = 'Aqua Teen' WHERE id = 7;",
-        // Several at once, through the shell's foreign keys (off: the links stay behind).
+        // Several at once, through the shell's foreign keys (off: the links stayed behind).
         "INSERT OR REPLACE INTO movies (id, title, year) SELECT id + 100, title, year FROM movies WHERE rating >= 4;",
     ])
     func replace(_ statement: String) throws {
@@ -60,6 +60,22 @@ import TestSupport
         try box.seed()
         try box.sqlite3(statement + "\n")
         try Self.expectAnswersOfSQL(box, statement)
+    }
+
+    @Test("a movie a sqlite3 REPLACE deleted (foreign keys off) leaves no genre links for the next movie given its id", arguments: [
+        "INSERT OR REPLACE INTO movies (title, year, rating) VALUES ('2001: A Space Odyssey', 1968, 9.0);",
+        "UPDATE movies SET imdb_id = 'tt0000013' WHERE id = 13; INSERT OR REPLACE INTO movies (title, imdb_id) VALUES ('Odyssey', 'tt0000013');",
+    ])
+    func replacedLinks(_ statement: String) throws {
+        let box = try Sandbox()
+        try box.seed()
+        try box.sqlite3(statement + "\n")
+        #expect(try box.moviecat("remove", "14").status == 0)
+        let add = try box.moviecat("add", "--title", "Brand New Movie", "--year", "2020")
+        #expect(add.stdout == "13\n", "\(add)")
+        #expect(try box.sql("SELECT count(*) FROM movie_genres WHERE movie_id = 13") == ["0"])
+        #expect(try box.sql("PRAGMA foreign_key_check").isEmpty)
+        #expect(try box.moviecat("filter", "--genre", "drama", "--count").stdout == "7\n")
     }
 
     @Test("rows a REPLACE logs are put right whichever moviecat command opens the catalog next", arguments: [

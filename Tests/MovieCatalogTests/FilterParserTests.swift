@@ -176,4 +176,14 @@ import Testing
         #expect(throws: CatalogError.self) { try parser.parse(.duration, "153722867280912931h") }
         #expect(try parser.parse(.votes, "66220m..") == [.votes(.range(66_220_000_000, nil))])
     }
+
+    @Test("a genre's code wins over another genre's name (a sqlite3 user's 'drame' named 'Drama'), in either order")
+    func codeOverName() {
+        let drama = Genre(id: 1, code: "drama", name: "Drama"), drame = Genre(id: 2, code: "drame", name: "Drama")
+        for genres in [[drama, drame], [drame, drama]] {
+            let catalogue = GenreCatalogue(genres)
+            #expect(catalogue.resolve("drama")?.id == 1 && catalogue.resolve("DRAMA")?.id == 1 && catalogue.resolve("drame")?.id == 2)
+            #expect(catalogue.name(of: "drame") == "Drama")
+        }
+    }
 }

@@ -55,6 +55,10 @@ enum DerivedTables {
         (FacetTotals.triggers[2], .totals, 8), ("movie_genres_follow_delete", .links, 14),
     ]
 
+    /// Whether a schema object is one of moviecat's derived ones (not a sqlite3 user's).
+    static func isDerived(_ name: String) -> Bool { derivedNames.contains(name) }
+    private static let derivedNames = Set(objects.map(\.name))
+
     /// The log and the triggers on movies that fill it: without one, a REPLACE may go unlogged.
     static let staleLog: Set<String> = ["movie_stale", "movie_stale_on_insert", "movie_stale_on_update"]
 
@@ -240,6 +244,9 @@ enum DerivedTables {
                 try CatalogSchema.migrator.get().rerun(Part.titles.migrations, db)
             }
         }
+        // A movie REPLACE deleted fired no delete trigger, nor, in the sqlite3 shell, a foreign
+        // key's cascade: its genre links go, or the next movie given its id would inherit them.
+        try db.execute("DELETE FROM movie_genres WHERE movie_id IN (\(logged)) AND NOT EXISTS (SELECT 1 FROM movies m WHERE m.id = movie_genres.movie_id)")
         if !rebuilt.contains(.facets) {
             try db.execute("DELETE FROM movie_facets WHERE id IN (\(logged)) AND NOT EXISTS (SELECT 1 FROM movies m WHERE m.id = movie_facets.id)")
             try MovieFacetsTable.refresh(db, where: "m.id IN (\(logged))")

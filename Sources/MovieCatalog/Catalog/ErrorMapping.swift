@@ -55,6 +55,13 @@ extension CatalogError {
                 return CatalogError(.cannotUseCatalog, "\(place)not a SQLite database")
             case .readOnly, .cannotOpen, .permission, .ioError, .corrupt, .auth:
                 return CatalogError(.cannotUseCatalog, "\(place)cannot use the catalog: \(error.message)")
+            case .constraint:
+                // moviecat's own constraints are checked before writing: this one is a sqlite3
+                // user's (a unique index, a trigger's RAISE, a table referring to movies).
+                return CatalogError(.dataError, "\(place)the catalog refused the change: \(error.message) (a constraint or trigger added to the catalog's tables, not moviecat's); nothing was changed")
+            case .error where error.message.hasPrefix("no such column") || error.message.hasPrefix("no such table")
+                || error.message.contains("has no column named"):
+                return CatalogError(.cannotUseCatalog, "\(place)the catalog's tables are not as moviecat makes them (\(error.message)): a column renamed or dropped by hand?")
             default:
                 // The SQL stays out of the message: users get SQLite's own words and code.
                 return CatalogError(.internalError, "internal error: SQLite error \(error.extendedCode.rawValue): \(error.message)")

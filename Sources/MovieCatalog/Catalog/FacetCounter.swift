@@ -55,7 +55,8 @@ public struct FacetCounter {
         guard let tally = try tally(for: set) else { return nil }
         let (counts, elements) = tally.result()
         return FacetCounter.listed.map { facet in
-            var values = (counts[facet] ?? [:]).filter { $0.value > 0 }.map { FacetValue(value: $0.key, count: $0.value, selected: false) }
+            // An empty certification (a sqlite3 user's, the CHECKs allow it) is no value to select.
+            var values = (counts[facet] ?? [:]).filter { $0.value > 0 && !$0.key.isEmpty }.map { FacetValue(value: $0.key, count: $0.value, selected: false) }
             // Selected elements are always listed, with what they match alongside the rest of the set.
             for element in set.elements(of: facet) {
                 values.removeAll { $0.value == element.value }
@@ -223,7 +224,7 @@ public struct FacetCounter {
     /// A facet's values from its counts; selected elements are always listed.
     func assemble(_ facet: Facet, _ counts: [String: Int], for set: FilterSet) throws -> FacetCounts {
         let rest = set.removing(facet)
-        var values = counts.filter { $0.value > 0 }.map { FacetValue(value: $0.key, count: $0.value, selected: false) }
+        var values = counts.filter { $0.value > 0 && !$0.key.isEmpty }.map { FacetValue(value: $0.key, count: $0.value, selected: false) }
         // Selected elements are always listed, with what they match alongside the rest of the set.
         for element in set.elements(of: facet) {
             values.removeAll { $0.value == element.value }

@@ -90,9 +90,15 @@ final class ImportWriter {
         hadMovies = try db.intScalar("SELECT EXISTS (SELECT 1 FROM movies)") == 1
         identity = try MovieIdentity(db: db)
         saver = try MovieSaver(db: db)
+        // A sqlite3 user's own triggers on movies or movie_genres (an audit log, a RAISE) see
+        // every row only row by row: a bulk load drops the triggers while it appends.
+        ownTriggersOnly = try db.schemaObjects("trigger", on: ["movies", "movie_genres"]).allSatisfy { DerivedTables.isDerived($0.name) }
         // Stored movies can only be merged into under update or skip; fail needs each row's line.
-        bulkEligible = bulkLoad && (!hadMovies || policy != .fail)
+        bulkEligible = bulkLoad && ownTriggersOnly && (!hadMovies || policy != .fail)
     }
+
+    /// Whether every trigger on movies and movie_genres is moviecat's.
+    private let ownTriggersOnly: Bool
 
     /// Stores a row according to the duplicate policy; returns what happened and the movie's id
     /// (0 when none).
@@ -202,7 +208,7 @@ final class ImportWriter {
     /// as it now is), as the first one may be, with the movies stored so far as its stored ones.
     func beginInput(bulk: Bool) throws {
         hadMovies = try db.intScalar("SELECT EXISTS (SELECT 1 FROM movies)") == 1
-        bulkEligible = bulk && (!hadMovies || policy != .fail)
+        bulkEligible = bulk && ownTriggersOnly && (!hadMovies || policy != .fail)
     }
 
     /// Ends an input: after a bulk append the unique indexes are back, and the next input is

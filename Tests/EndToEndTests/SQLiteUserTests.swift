@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+
+/// What a sqlite3 user adds to the catalog's tables, honoured or named: their triggers see every
+/// row an import writes, their constraints refuse writes with exit 65, a column they renamed
+/// stops moviecat with exit 73, never an "internal error".
+@Suite struct SQLiteUserTests {
+    @Test("a user's triggers on movies and movie_genres see every imported row, a large import too, and a RAISE aborts it whole")
+    func userTriggers() throws {
+        let box = try Sandbox()
+        try box.seed()
+        try box.sqlite3("""
+            CREATE TABLE audit (what TEXT);
+            CREATE TRIGGER audit_movies AFTER INSERT ON movies BEGIN INSERT INTO audit VALUES ('movie ' || NEW.title); END;
+            CREATE TRIGGER audit_links AFTER INSERT ON movie_genres BEGIN INSERT INTO audit VALUES ('link'); END;
+
+            """)
+        // 3,000 rows into 13 movies: a bulk load, were it not for the triggers.
+        try box.write("big.csv", ResourceLimitTests.bigCSV(rows: 3_000))
+        let run = try box.moviecat("import", "big.csv")
+        #expect(run.status == 0 && run.reports == [ReportLine(file: "big.csv", read: 3_000, inserted: 3_000)], "\(run)")
+        #expect(try box.sql("SELECT count(*) FROM audit WHERE what LIKE 'movie %'") == ["3000"])
+        #expect(try box.sql("SELECT count(*) FROM audit WHERE what = 'link'") == ["6000"])
+        try box.sqlite3("CREATE TRIGGER banned BEFORE INSERT ON movies WHEN NEW.title = 'Banned 42' BEGIN SELECT RAISE(ABORT, 'Banned 42 is banned'); END;\n")
+        let before = try box.dump()
+        try box.write("banned.csv", "title\n" + (0..<3_000).map { "Banned \($0)\n" }.joined())
+        let banned = try box.moviecat("import", "banned.csv")
+        #expect(banned.status == 65 && banned.errorLines.last?.hasSuffix("the catalog refused the change: Banned 42 is banned (a constraint or trigger added to the catalog's tables, not moviecat's); nothing was changed") == true, "\(banned)")
+        #expect(try box.dump() == before)
+    }
+
+    @Test("a user's unique index, RAISE or reference to movies refuses a write with exit 65 naming it, not exit 70", arguments: [
+        ("CREATE UNIQUE INDEX one_title ON movies (title);", ["add", "--title", "Taken", "--year", "2012"], "UNIQUE constraint failed: movies.title"),
+        ("CREATE TRIGGER no_adds BEFORE INSERT ON movies BEGIN SELECT RAISE(ABORT, 'closed for adds'); END;", ["add", "--title", "New"], "closed for adds"),
+        ("PRAGMA foreign_keys = ON; CREATE TABLE loans (movie INTEGER REFERENCES movies(id)); INSERT INTO loans VALUES (1);", ["remove", "1"], "FOREIGN KEY constraint failed"),
+    ])
+    func userConstraints(_ setup: String, _ arguments: [String], _ message: String) throws {
+        let box = try Sandbox()
+        try box.seed()
+        try box.sqlite3(setup + "\n")
+        let before = try box.dump()
+        let run = try box.moviecat(arguments)
+        #expect(run.status == 65 && run.errorLines.count == 1, "\(run)")
+        #expect(run.errorLines.last == "moviecat: error: \(box.db): the catalog refused the change: \(message) (a constraint or trigger added to the catalog's tables, not moviecat's); nothing was changed", "\(run)")
+        #expect(try box.dump() == before)
+    }
+
+    @Test("a column of movies renamed by hand stops filter and add with exit 73 naming it")
+    func renamedColumn() throws {
+        let box = try Sandbox()
+        try box.seed()
+        try box.sqlite3("ALTER TABLE movies RENAME COLUMN rating TO score;\n")
+        for arguments in [["filter"], ["add", "--title", "New"]] {
+            let run = try box.moviecat(arguments)
+            #expect(run.status == 73 && run.errorLines.last?.hasPrefix("moviecat: error: \(box.db): the catalog's tables are not as moviecat makes them (") == true, "\(run)")
+            #expect(run.errorLines.last?.hasSuffix("): a column renamed or dropped by hand?") == true, "\(run)")
+        }
+    }
+
+    @Test("a catalog a sqlite3 user set to a rollback journal, read by another process meanwhile, is read at once, not after the busy timeout")
+    func rollbackJournalWithReader() throws {
+        let box = try Sandbox()
+        try box.seed()
+        let run = try ResourceLimitTests.shell("""
+            sqlite3 catalog.sqlite 'PRAGMA journal_mode=DELETE;' > /dev/null
+            python3 -c '
+            import sqlite3, time, pathlib
+            con = sqlite3.connect("catalog.sqlite", isolation_level=None)
+            con.execute("BEGIN"); con.execute("SELECT count(*) FROM movies").fetchone()
+            pathlib.Path("reading").touch(); time.sleep(60)' > /dev/null 2>&1 &
+            reader=$!
+            while [ ! -e reading ]; do sleep 0.05; done
+            moviecat --db catalog.sqlite filter --count; status=$?
+            kill -9 $reader; exit $status
+            """, in: box)
+        #expect(run.status == 0 && run.stdout == "13\n", "\(run)")
+        // The next command, alone with the file, puts it back in WAL.
+        #expect(try box.moviecat("filter", "--count").stdout == "13\n")
+        #expect(try box.sql("PRAGMA journal_mode") == ["wal"])
+    }
+
+    @Test("an empty certification a sqlite3 user stored is listed by facets as no value, since none can select it", arguments: [[], ["genre:drama"]])
+    func emptyCertification(_ set: [String]) throws {
+        let box = try Sandbox()
+        try box.seed()
+        try box.sqlite3("UPDATE movies SET certification = '' WHERE id <= 3; UPDATE movies SET certification = 'PG' WHERE id = 4;\n")
+        let run = try box.moviecat(["facets", "--format", "json"] + set)
+        #expect(run.status == 0 && !run.stdout.contains(#""value":"""#) && run.stdout.contains(#""value":"PG""#), "\(run)")
+    }
+}
