@@ -28,11 +28,14 @@ enum CompletionsCommand {
 
     /// Not listed in help: prints genre codes or preset names, one a line, for the scripts.
     static let values = Command(spec: CommandSpec(name: "_complete", abstract: "", usage: "moviecat _complete genres|presets")) { parsed, context in
-        // Completing must never create a catalog (a mistyped --db would otherwise appear on TAB).
-        guard let catalog = try? context.existingCatalog() else { return }
+        // Completing must never create a catalog (a mistyped --db would otherwise appear on TAB);
+        // without one (or one that cannot be opened) the genres are those a new catalog has.
+        let catalog = try? context.existingCatalog()
         switch parsed.positionals.first {
-        case "genres": for code in try catalog.genres().codes { context.stdout.write(code + "\n") }
-        case "presets": for preset in try catalog.presets() { context.stdout.write(preset.name + "\n") }
+        case "genres":
+            let genres = (try? catalog?.genres()) ?? (try? Catalog.standardGenres())
+            for code in genres?.codes ?? [] { context.stdout.write(code + "\n") }
+        case "presets": for preset in (try? catalog?.presets()) ?? [] { context.stdout.write(preset.name + "\n") }
         default: throw CatalogError(.usage, "expected genres or presets")
         }
     }

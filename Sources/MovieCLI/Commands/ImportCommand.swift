@@ -58,7 +58,8 @@ enum ImportCommand {
             // Never let the rejects file overwrite the catalog or an input.
             let guarded = ["", "-wal", "-shm", "-journal"].map { context.catalogPath + $0 } + paths.filter { $0 != "-" }
             if let clash = guarded.first(where: { CatalogLocation.sameFile(rejects, $0) }) {
-                throw spec.usageError("--rejects \(rejects) would overwrite \(clash)")
+                let what = paths.contains(clash) ? "the input \(clash)" : "the catalog (\(clash))"
+                throw spec.usageError("--rejects \(rejects) would overwrite \(what)")
             }
             try Importer.checkRejects(rejects)
         }
