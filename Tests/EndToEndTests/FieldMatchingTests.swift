@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+
+/// Which column or key feeds which field (SPEC section 4, import): the aliases, sheets' own
+/// names, `--map`, a list without titles, a year written after the title.
+@Suite struct FieldMatchingTests {
+    struct AliasCase: Sendable, CustomStringConvertible {
+        let header: [String]
+        var description: String { header.joined(separator: ",") }
+    }
+
+    @Test("aliases match case-insensitively", arguments: [
+        AliasCase(header: ["primaryTitle", "startYear", "genre", "averageRating", "runtimeMinutes", "mpaa"]),
+        AliasCase(header: ["PRIMARYTITLE", "STARTYEAR", "GENRE", "AVERAGERATING", "RUNTIMEMINUTES", "MPAA"]),
+        AliasCase(header: ["Title", "release_year", "Genres", "imdb_rating", "runtime", "certificate"]),
+        AliasCase(header: ["title", "Year", "genres", "Score", "length", "Rated"]),
+        AliasCase(header: [" Title ", "YEAR", "genres", "rating", "Duration_Minutes", "Certification"]),
+    ])
+    func aliases(_ c: AliasCase) throws {
+        let box = try Sandbox()
+        try box.initEmpty()
+        try box.write("aliased.csv", c.header.joined(separator: ",") + "\nAliased,1999,Drama|Crime,8.5,135,pg-13\n")
+        let run = try box.moviecat("import", "aliased.csv")
+        #expect(run.status == 0, "\(run)")
+        #expect(!run.stderr.contains("ignored"), "no column is ignored: \(run)")
+        #expect(try box.movieRows() == [["Aliased", "1999", "8.5", "135", "PG-13", "crime|drama"]])
+    }
+
+    @Test("a sheet's own names: Film, Released, Genre(s), IMDb Rating, IMDb Votes, Running Time, Content Rating, IMDb URL")
+    func sheetAliases() throws {
+        let box = try Sandbox()
+        try box.write("sheet.csv", "Film,Released,Genre(s),IMDb Rating,IMDb Votes,Running Time,Content Rating,IMDb URL\n"
+                      + "Heat,1995-12-15,\"Crime, Drama\",8.3,\"720,000\",170,R,https://www.imdb.com/title/tt0113277/\n")
+        let run = try box.moviecat("import", "sheet.csv")
+        #expect(run.status == 0 && !run.stderr.contains("ignored"), "\(run)")
+        #expect(try box.movieRows() == [["Heat", "1995", "8.3", "170", "R", "crime|drama"]])
+        #expect(try box.rows("SELECT votes, imdb_id FROM movies") == [["720000", "tt0113277"]])
+    }
+
+    @Test("'name' is read for the title only where no column is named title; a JSON object under an alias is not read")
+    func nameIsTitleLast() throws {
+        let box = try Sandbox()
+        try box.write("names.csv", "name,year\nX,2000\n")
+        #expect(try box.moviecat("import", "names.csv").reports == [ReportLine(file: "names.csv", read: 1, inserted: 1)])
+        try box.write("both.csv", "Name,Title,Year\nList owner,Heat,1995\n")
+        let both = try box.moviecat("import", "both.csv")
+        #expect(both.errorLines.contains("both.csv: ignored columns: Name (column 1; column 2 is read)"), "\(both)")
+        #expect(try box.sql("SELECT title FROM movies ORDER BY id") == ["X", "Heat"])
+        // `movie` names a sheet's title column; in JSON an object so named holds the record.
+        try box.write("nested.json", #"[{"movie": {"title": "Alien", "year": 1979}, "watched": "2024-01-01"}]"#)
+        let nested = try box.moviecat("import", "nested.json")
+        #expect(nested.status == 65 && nested.errorLines.last == "moviecat: error: nested.json: no record has a title key (title, primaryTitle, film, movie or name, or use --map title=movie.title); the first record's are 'movie.title', 'movie.year', 'watched'", "\(nested)")
+        #expect(try box.moviecat("import", "nested.json", "--map", "title=movie.title", "--map", "year=movie.year").status == 0)
+        #expect(try box.rows("SELECT title, year FROM movies WHERE id = 3") == [["Alien", "1979"]])
+    }
+
+    @Test("a list with IMDb ids and no title column updates what the catalog has, and says so")
+    func updateOnlySaid() throws {
+        let box = try Sandbox()
+        try box.write("ids.csv", "imdb_id,rating,Director\ntt0113277,8.3,Michael Mann\n")
+        let run = try box.moviecat("import", "ids.csv")
+        #expect(run.status == 0 && run.reports == [ReportLine(file: "ids.csv", read: 1, notInCatalog: 1)], "\(run)")
+        #expect(run.errorLines.contains("ids.csv: no title column: updates the movies the catalog has by IMDb id (--map title=COLUMN adds movies)"), "\(run)")
+    }
+
+    @Test("without a year column, a title's trailing (1995) is the year; with one, or in a known layout's list, the title stays")
+    func yearAfterTitle() throws {
+        let box = try Sandbox()
+        try box.write("t.csv", "Movie,Runtime\nHeat (1995),170\n1917 (2019),119\nAmélie (Le Fabuleux Destin d'Amélie Poulain),122\n")
+        #expect(try box.moviecat("import", "t.csv").status == 0)
+        try box.write("t.jsonl", "{\"title\": \"Alien (1979)\"}\n{\"title\": \"Aliens (1986)\", \"year\": null}\n")
+        #expect(try box.moviecat("import", "t.jsonl").status == 0)
+        try box.write("y.csv", "title,year\nHamlet (1948),\nHeat (1995),1995\n")
+        #expect(try box.moviecat("import", "y.csv").status == 0)
+        #expect(try box.rows("SELECT title, ifnull(year, '-') FROM movies ORDER BY id") == [
+            ["Heat", "1995"], ["1917", "2019"], ["Amélie (Le Fabuleux Destin d'Amélie Poulain)", "-"], ["Alien", "1979"],
+            ["Aliens (1986)", "-"], ["Hamlet (1948)", "-"], ["Heat (1995)", "1995"]])
+    }
+
+    @Test("--map field=column reads a field from any column, and wins over the aliases")
+    func mapOverrides() throws {
+        let box = try Sandbox()
+        try box.initEmpty()
+        try box.write("list.csv", "Name,Released,title,Stars\nMapped,1999,Not This,4.5\n")
+        let run = try box.moviecat("import", "list.csv", "--map", "title=Name", "--map", "year=Released", "--map=rating=stars")
+        #expect(run.status == 0, "\(run)")
+        #expect(try box.movieRows() == [["Mapped", "1999", "4.5", sqlNull, sqlNull, ""]])
+        #expect(run.stderr.contains("ignored columns: title"), "the unmapped title column is ignored: \(run)")
+
+        let bad = try box.moviecat("import", "list.csv", "--map", "plot=Name")
+        #expect(bad.status == 64 && bad.stderr.contains("plot=Name"), "\(bad)")
+        // `field=` reads the field from no column: a list's own Rating is its owner's stars.
+        try box.write("mine.csv", "title,year,rating\nMine,2003,2\n")
+        let none = try box.moviecat("import", "mine.csv", "--map", "rating=")
+        #expect(none.status == 0 && none.errorLines.contains("mine.csv: ignored columns: rating"), "\(none)")
+        #expect(try box.rows("SELECT title, rating FROM movies WHERE title = 'Mine'") == [["Mine", sqlNull]])
+    }
+
+    @Test("--map and --where read the column named exactly as given, though one differing in case comes first", arguments: ["csv", "tsv"])
+    func exactColumnNames(_ format: String) throws {
+        let box = try Sandbox()
+        let sep = format == "csv" ? "," : "\t"
+        let file = try box.write("dup.\(format)", ["title,year,kind,YEAR,Kind", "A,2000,tv,1999,movie", "B,2001,movie,1998,tv", ""]
+            .map { $0.replacingOccurrences(of: ",", with: sep) }.joined(separator: "\n"))
+        let run = try box.moviecat("import", file, "--map", "year=YEAR", "--where", "Kind=movie")
+        #expect(run.status == 0, "\(run)")
+        #expect(try box.rows("SELECT title, year FROM movies") == [["A", "1999"]])
+        #expect(run.errorLines.contains("\(file): ignored columns: year (column 2; column 4 is read), kind"), "\(run)")
+    }
+}
