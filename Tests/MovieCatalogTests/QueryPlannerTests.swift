@@ -94,8 +94,8 @@ import TestSupport
         Shape(name: "broad page by title walks the natural key", query: MovieQuery(filters: broad, sort: .title, limit: 50),
               count: false, driver: .sortOrder(.title), uses: "SCAN m USING INDEX movies_natural_key"),
         // The broadest sets: nothing selected, or only facets without an index to start from.
-        Shape(name: "the first page of every movie walks the natural key", query: MovieQuery(filters: FilterSet(), limit: 50),
-              count: false, driver: .sortOrder(.title), uses: "SCAN m USING INDEX movies_natural_key"),
+        Shape(name: "the first page of every movie walks the natural key, reading no facet row", query: MovieQuery(filters: FilterSet(), limit: 50),
+              count: false, driver: .sortOrder(.title), uses: "SCAN m USING INDEX movies_natural_key", avoids: "SEARCH f"),
         Shape(name: "a deep page of every movie in reverse title order walks the natural key", query: MovieQuery(filters: FilterSet(), descending: true, limit: 50, offset: 300),
               count: false, driver: .sortOrder(.title), uses: "SCAN m USING INDEX movies_natural_key"),
         Shape(name: "every movie by rating walks the rating index", query: MovieQuery(filters: FilterSet(), sort: .rating, descending: true, limit: 50),
