@@ -236,7 +236,14 @@ public final class Importer {
             counts.read += 1
             return nil
         }
-        switch try writer.write(row, file: file).outcome {
+        let outcome: ImportWriter.Outcome
+        do {
+            outcome = try writer.write(row, file: file).outcome
+        } catch let error as DatabaseError where error.code == .constraint {
+            // A sqlite3 user's constraint or trigger refused this row: named by its line.
+            throw CatalogError(.dataError, "\(file):\(row.line): the catalog refused the row: \(error.message) (a constraint or trigger added to the catalog's tables, not moviecat's); nothing was imported")
+        }
+        switch outcome {
         case .inserted: counts.inserted += 1
         case .updated: counts.updated += 1
         case .skipped: counts.skipped += 1
