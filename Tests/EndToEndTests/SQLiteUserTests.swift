@@ -64,14 +64,13 @@ import Testing
         let run = try ResourceLimitTests.shell("""
             sqlite3 catalog.sqlite 'PRAGMA journal_mode=DELETE;' > /dev/null
             python3 -c '
-            import sqlite3, time, pathlib
+            import sqlite3, time, pathlib, os
             con = sqlite3.connect("catalog.sqlite", isolation_level=None)
             con.execute("BEGIN"); con.execute("SELECT count(*) FROM movies").fetchone()
-            pathlib.Path("reading").touch(); time.sleep(60)' > /dev/null 2>&1 &
-            reader=$!
+            pathlib.Path("reader.tmp").write_text(str(os.getpid())); os.rename("reader.tmp", "reading"); time.sleep(60)' > /dev/null 2>&1 &
             while [ ! -e reading ]; do sleep 0.05; done
             moviecat --db catalog.sqlite filter --count; status=$?
-            kill -9 $reader; exit $status
+            kill -9 "$(cat reading)"; exit $status
             """, in: box)
         #expect(run.status == 0 && run.stdout == "13\n", "\(run)")
         // The next command, alone with the file, puts it back in WAL.
