@@ -86,10 +86,9 @@ extension CommandSpec {
                 text = inlineValue
             } else if index < arguments.count {
                 text = arguments[index]
-                // `--title --count`: an option of the command is not taken for a value (as the
-                // command's options written `--title=--count` or after `--`, it can be one).
-                let next = text.split(separator: "=", maxSplits: 1).first.map(String.init) ?? text
-                if next.hasPrefix("--") && (self.option(next) != nil || next == "--help" || next == "--") {
+                // `--title --count`: a word written as an option (`--x`, `--`, `-h`) is not taken
+                // for a value; written `--title=--count`, it is one.
+                if text.hasPrefix("--") || text == "-h" {
                     throw usageError("missing value for '\(option.synopsis)' (\(text.quotedForMessage) is an option; write \(name)=\(text) for that text)")
                 }
                 index += 1

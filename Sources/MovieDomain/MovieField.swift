@@ -23,9 +23,9 @@ public enum MovieField: Int, CaseIterable, Sendable, Comparable {
     private var facts: Facts {
         switch self {
         case .title: return Facts(column: "title", outputName: "title", header: "Title",
-                                  aliases: ["primaryTitle", "film", "movie", "movie title", "film title", "name"], rightAligned: false)
+                                  aliases: ["primaryTitle", "movie title", "film title", "name", "film", "movie"], rightAligned: false)
         case .year: return Facts(column: "year", outputName: "year", header: "Year",
-                                 aliases: ["startYear", "release_year", "release year", "movie release year", "year released", "released", "release date", "release_date"], rightAligned: true)
+                                 aliases: ["startYear", "release_year", "release year", "movie release year", "year released", "release date", "release_date"], rightAligned: true)
         case .genres: return Facts(column: nil, outputName: "genres", header: "Genres",
                                    aliases: ["genre", "genre(s)"], rightAligned: false)
         case .rating: return Facts(column: "rating", outputName: "rating", header: "Rating",
@@ -40,6 +40,10 @@ public enum MovieField: Int, CaseIterable, Sendable, Comparable {
                                    aliases: ["tconst", "imdb", "imdbId", "imdb id", "imdb url", "imdb link"], rightAligned: false)
         }
     }
+
+    /// Aliases read in a sheet's header alone: in JSON a `name` is as often a list's or a
+    /// person's as a film's.
+    public static let sheetOnlyAliases: Set<String> = ["name"]
 
     /// The field's name, as `--map` and messages write it (`duration`).
     public var name: String {

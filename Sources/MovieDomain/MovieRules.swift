@@ -36,6 +36,9 @@ public enum MovieRules {
             return years.contains(year) ? .success(.integer(year)) : refuse("is outside \(rangeText(years))")
         case .rating:
             guard let rating = ValueParsing.number(raw) ?? ValueParsing.decimalComma(raw) ?? ValueParsing.outOf(raw) else {
+                // `11/10`: a score past its scale, not a word.
+                let scaled = raw.split(separator: "/").count == 2 && raw.split(separator: "/").allSatisfy { ValueParsing.decimal(String($0).trimmingWhitespace()) != nil }
+                if scaled { return refuse("is not a score out of 5, 10 or 100 within its scale") }
                 return isDigits(raw) ? refuse("is outside 0..10") : refuse("is not a number")
             }
             return ratings.contains(rating) ? .success(.real(rating)) : refuse("is outside 0..10")

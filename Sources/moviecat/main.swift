@@ -44,7 +44,8 @@ for index in 1..<Int(CommandLine.argc) {
     let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(raw).assumingMemoryBound(to: UInt8.self), count: strlen(raw))
     fail(CatalogError(.usage, "argument \(index), \(TextEscaping.visible(bytes: bytes).quotedForMessage), is not UTF-8: moviecat reads names and values as UTF-8 (rename the file, e.g. with convmv)"))
 }
-for name in ["MOVIECAT_DB", "XDG_DATA_HOME", "HOME"] {
+// (`HOME` and `XDG_DATA_HOME` that are not UTF-8 are read as unset: a command may not need them.)
+for name in ["MOVIECAT_DB"] {
     guard let raw = getenv(name), String(validatingCString: raw) == nil else { continue }
     let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(raw).assumingMemoryBound(to: UInt8.self), count: strlen(raw))
     fail(CatalogError(.usage, "$\(name), \(TextEscaping.visible(bytes: bytes).quotedForMessage), is not UTF-8: moviecat reads paths as UTF-8"))

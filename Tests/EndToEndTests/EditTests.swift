@@ -45,7 +45,8 @@ import Testing
     @Test("a value-taking option is not given the next option for its value: --title --count says the value is missing")
     func optionNotAValue() throws {
         let box = try Self.demo()
-        for arguments in [["filter", "--title", "--count"], ["save-preset", "tt", "--title", "--replace"], ["add", "--title", "--year", "2000"]] {
+        for arguments in [["filter", "--title", "--count"], ["save-preset", "tt", "--title", "--replace"], ["add", "--title", "--year", "2000"],
+                          ["filter", "--title", "-h"], ["filter", "--title", "--bogus"], ["filter", "--title", "--db"], ["filter", "--title", "--"]] {
             let run = try box.moviecat(arguments)
             #expect(run.status == 64 && run.errorLines.last?.hasPrefix("moviecat: error: missing value for '--title <") == true, "\(run)")
         }

@@ -26,10 +26,10 @@ import Testing
         #expect(try box.movieRows() == [["Aliased", "1999", "8.5", "135", "PG-13", "crime|drama"]])
     }
 
-    @Test("a sheet's own names: Film, Released, Genre(s), IMDb Rating, IMDb Votes, Running Time, Content Rating, IMDb URL")
+    @Test("a sheet's own names: Film, Release Date, Genre(s), IMDb Rating, IMDb Votes, Running Time, Content Rating, IMDb URL")
     func sheetAliases() throws {
         let box = try Sandbox()
-        try box.write("sheet.csv", "Film,Released,Genre(s),IMDb Rating,IMDb Votes,Running Time,Content Rating,IMDb URL\n"
+        try box.write("sheet.csv", "Film,Release Date,Genre(s),IMDb Rating,IMDb Votes,Running Time,Content Rating,IMDb URL\n"
                       + "Heat,1995-12-15,\"Crime, Drama\",8.3,\"720,000\",170,R,https://www.imdb.com/title/tt0113277/\n")
         let run = try box.moviecat("import", "sheet.csv")
         #expect(run.status == 0 && !run.stderr.contains("ignored"), "\(run)")
@@ -37,7 +37,7 @@ import Testing
         #expect(try box.rows("SELECT votes, imdb_id FROM movies") == [["720000", "tt0113277"]])
     }
 
-    @Test("'name' is read for the title only where no column is named title; a JSON object under an alias is not read")
+    @Test("a sheet's 'name' is read for the title where no column is named title (before film or movie); in JSON neither 'name' nor an object under an alias is")
     func nameIsTitleLast() throws {
         let box = try Sandbox()
         try box.write("names.csv", "name,year\nX,2000\n")
@@ -47,11 +47,16 @@ import Testing
         #expect(both.errorLines.contains("both.csv: ignored columns: Name (column 1; column 2 is read)"), "\(both)")
         #expect(try box.sql("SELECT title FROM movies ORDER BY id") == ["X", "Heat"])
         // `movie` names a sheet's title column; in JSON an object so named holds the record.
-        try box.write("nested.json", #"[{"movie": {"title": "Alien", "year": 1979}, "watched": "2024-01-01"}]"#)
+        try box.write("nested.json", #"[{"name": "Alice", "movie": {"title": "Alien", "year": 1979}, "watched": "2024-01-01"}]"#)
         let nested = try box.moviecat("import", "nested.json")
-        #expect(nested.status == 65 && nested.errorLines.last == "moviecat: error: nested.json: no record has a title key (title, primaryTitle, film, movie or name, or use --map title=movie.title); the first record's are 'movie.title', 'movie.year', 'watched'", "\(nested)")
+        #expect(nested.status == 65 && nested.errorLines.last == "moviecat: error: nested.json: no record has a title key (title, primaryTitle, film or movie, or use --map title=movie.title); the first record's are 'name', 'movie.title', 'movie.year', 'watched'", "\(nested)")
         #expect(try box.moviecat("import", "nested.json", "--map", "title=movie.title", "--map", "year=movie.year").status == 0)
         #expect(try box.rows("SELECT title, year FROM movies WHERE id = 3") == [["Alien", "1979"]])
+        // A Notion-style sheet's Name is its title, over a yes/no Movie column; Released is no year.
+        try box.write("notion.csv", "Name,Movie,Released,Year\nRonin,Yes,Yes,1998\n")
+        let notion = try box.moviecat("import", "notion.csv")
+        #expect(notion.status == 0 && notion.errorLines.contains("notion.csv: ignored columns: Movie (column 2; column 1 is read), Released"), "\(notion)")
+        #expect(try box.rows("SELECT title, year FROM movies WHERE id = 4") == [["Ronin", "1998"]])
     }
 
     @Test("a list with IMDb ids and no title column updates what the catalog has, and says so")
@@ -66,15 +71,19 @@ import Testing
     @Test("without a year column, a title's trailing (1995) is the year; with one, or in a known layout's list, the title stays")
     func yearAfterTitle() throws {
         let box = try Sandbox()
-        try box.write("t.csv", "Movie,Runtime\nHeat (1995),170\n1917 (2019),119\nAmélie (Le Fabuleux Destin d'Amélie Poulain),122\n")
+        try box.write("t.csv", "Movie,Runtime\nHeat (1995),170\n1917 (2019) ,119\nAmélie (Le Fabuleux Destin d'Amélie Poulain),122\nSpace (3001),90\n")
         #expect(try box.moviecat("import", "t.csv").status == 0)
         try box.write("t.jsonl", "{\"title\": \"Alien (1979)\"}\n{\"title\": \"Aliens (1986)\", \"year\": null}\n")
         #expect(try box.moviecat("import", "t.jsonl").status == 0)
         try box.write("y.csv", "title,year\nHamlet (1948),\nHeat (1995),1995\n")
         #expect(try box.moviecat("import", "y.csv").status == 0)
         #expect(try box.rows("SELECT title, ifnull(year, '-') FROM movies ORDER BY id") == [
-            ["Heat", "1995"], ["1917", "2019"], ["Amélie (Le Fabuleux Destin d'Amélie Poulain)", "-"], ["Alien", "1979"],
-            ["Aliens (1986)", "-"], ["Hamlet (1948)", "-"], ["Heat (1995)", "1995"]])
+            ["Heat", "1995"], ["1917", "2019"], ["Amélie (Le Fabuleux Destin d'Amélie Poulain)", "-"], ["Space (3001)", "-"],
+            ["Alien", "1979"], ["Aliens (1986)", "-"], ["Hamlet (1948)", "-"], ["Heat (1995)", "1995"]])
+        // `--map year=` says there is no year: the title stays whole.
+        try box.write("n.csv", "Movie\nRonin (1998)\n")
+        #expect(try box.moviecat("import", "n.csv", "--map", "year=").status == 0)
+        #expect(try box.sql("SELECT ifnull(year, '-') FROM movies WHERE title = 'Ronin (1998)'") == ["-"])
     }
 
     @Test("--map field=column reads a field from any column, and wins over the aliases")

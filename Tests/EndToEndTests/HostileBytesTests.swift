@@ -45,7 +45,7 @@ import Testing
         try box.copyFixture("hostile/bad-header.csv")
         try box.copyFixture("hostile/osc-header.csv")
         let bad = try box.moviecat("import", "bad-header.csv")
-        #expect(bad.errorLines.last == "moviecat: error: bad-header.csv:1: no title column (title, primaryTitle, film, movie or name, or use --map title=COLUMN); the columns are 'title\\xED\\xA0\\x80', 'year'", "\(bad)")
+        #expect(bad.errorLines.last == "moviecat: error: bad-header.csv:1: no title column (title, primaryTitle, name, film or movie, or use --map title=COLUMN); the columns are 'title\\xED\\xA0\\x80', 'year'", "\(bad)")
         let osc = try box.moviecat("import", "osc-header.csv")
         #expect(osc.errorLines.contains("osc-header.csv: ignored columns: \\x1B]0;pwned\\x07, \\x1B[31mred\\x1B[0m"), "\(osc)")
     }
@@ -84,6 +84,8 @@ import Testing
         #expect(file.status == 64 && file.errorLines == ["moviecat: error: argument 4, 'l\\xE9.csv', is not UTF-8: moviecat reads names and values as UTF-8 (rename the file, e.g. with convmv)"], "\(file)")
         let db = try ResourceLimitTests.shell("MOVIECAT_DB=$'\\xff.sqlite' moviecat info", in: box)
         #expect(db.status == 64 && db.errorLines == ["moviecat: error: $MOVIECAT_DB, '\\xFF.sqlite', is not UTF-8: moviecat reads paths as UTF-8"], "\(db)")
+        // A HOME that is not UTF-8 stops only what needs it.
+        #expect(try ResourceLimitTests.shell("HOME=$'/tmp/\\xff' moviecat --version", in: box).status == 0)
         let made = try FileManager.default.contentsOfDirectory(atPath: box.dir.path).filter { $0.hasSuffix(".sqlite") }
         #expect(made.isEmpty, "\(made)")
     }

@@ -216,7 +216,7 @@ import Testing
         for extra in [[], ["--skip-invalid"]] {
             let run = try box.moviecat(["import", "names.json"] + extra)
             #expect(run.status == 65, "\(run)")
-            #expect(run.errorLines.first == "moviecat: error: names.json: no record has a title key (title, primaryTitle, film, movie or name, or use --map title=KEY); the first record's are 'nom', 'year'", "\(run)")
+            #expect(run.errorLines.first == "moviecat: error: names.json: no record has a title key (title, primaryTitle, film or movie, or use --map title=KEY); the first record's are 'nom', 'year'", "\(run)")
         }
         #expect(try box.dump() == before)
         // One record with a title is enough: the others are rejected one by one.
@@ -228,7 +228,7 @@ import Testing
         // With --where, only the records it keeps count.
         try box.write("kinds.json", #"[{"kind": "movie", "nom": "a"}, {"kind": "tv", "title": "b"}]"#)
         let kept = try box.moviecat("import", "kinds.json", "--where", "kind=movie")
-        #expect(kept.errorLines.last == "moviecat: error: kinds.json: no record --where keeps has a title key (title, primaryTitle, film, movie or name, or use --map title=KEY); the first record's are 'kind', 'nom'", "\(kept)")
+        #expect(kept.errorLines.last == "moviecat: error: kinds.json: no record --where keeps has a title key (title, primaryTitle, film or movie, or use --map title=KEY); the first record's are 'kind', 'nom'", "\(kept)")
     }
 
     // MARK: Formats

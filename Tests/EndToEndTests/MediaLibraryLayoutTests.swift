@@ -73,14 +73,15 @@ import Testing
         #expect(try box.sql("SELECT certification FROM movies WHERE title = 'Inception'") == ["PG-13"])
     }
 
-    @Test("Plex's ids: the API's Guid list and Tautulli's guids.id give the IMDb id; a plex:// guid alone gives none")
+    @Test("Plex's ids: the API's Guid list, the older agents' guid and Tautulli's guids.id give the IMDb id; a plex:// guid alone gives none")
     func plexGuids() throws {
         let box = try Sandbox()
         try box.write("plex.json", """
             {"MediaContainer": {"Metadata": [
              {"ratingKey": "1001", "guid": "plex://movie/5d77", "type": "movie", "title": "Inception", "year": 2010, "duration": 8880000,
               "Guid": [{"id": "tmdb://27205"}, {"id": "imdb://tt1375666"}]},
-             {"ratingKey": "1002", "guid": "plex://movie/5d78", "type": "movie", "title": "Heat", "year": 1995}]}}
+             {"ratingKey": "1002", "guid": "plex://movie/5d78", "type": "movie", "title": "Heat", "year": 1995},
+             {"ratingKey": "1004", "guid": "com.plexapp.agents.imdb://tt0078748?lang=en", "type": "movie", "title": "Alien", "year": 1979}]}}
             """)
         try box.write("tautulli.csv", "ratingKey,guid,guids.id,type,title,year,duration,genres.tag\n"
                       + "1003,plex://movie/5d79,imdb://tt0245429;tmdb://129,movie,Spirited Away,2001,7500000,Animation;Fantasy\n")
@@ -88,6 +89,7 @@ import Testing
         #expect(run.status == 0, "\(run)")
         #expect(run.errorLines.contains("tautulli.csv: ignored columns: ratingKey, guid (column 2; column 3 is read)"), "\(run)")
         #expect(try LayoutTests.catalog(box) == [
+            ["Alien", "1979", "", "", "", "tt0078748", ""],
             ["Heat", "1995", "", "", "", "", ""],
             ["Inception", "2010", "", "", "148", "tt1375666", ""],
             ["Spirited Away", "2001", "", "", "125", "tt0245429", "animation|fantasy"],

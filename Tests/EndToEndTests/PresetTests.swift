@@ -173,7 +173,7 @@ import TestSupport
         #expect(try box.moviecat("presets", "show", "old").status == 1)
         let before = try box.dump()
         let clash = try box.moviecat("presets", "rename", "new", "TAKEN")
-        #expect(clash.status == 1 && clash.errorLines == ["moviecat: error: preset 'TAKEN' already exists"], "\(clash)")
+        #expect(clash.status == 1 && clash.errorLines == ["moviecat: error: preset 'TAKEN' already exists (as 'taken'; names ignore case)"], "\(clash)")
         let missing = try box.moviecat("presets", "rename", "nosuch", "other")
         #expect(missing.status == 1 && missing.errorLines == ["moviecat: error: no preset named 'nosuch'"], "\(missing)")
         #expect(try box.dump() == before)

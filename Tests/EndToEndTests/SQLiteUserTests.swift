@@ -86,4 +86,19 @@ import Testing
         let run = try box.moviecat(["facets", "--format", "json"] + set)
         #expect(run.status == 0 && !run.stdout.contains(#""value":"""#) && run.stdout.contains(#""value":"PG""#), "\(run)")
     }
+
+    @Test("genres a sqlite3 user named as other genres' codes take nothing over: filter, add, edit and import find the code's genre")
+    func genreNamedAsCode() throws {
+        let box = try Sandbox()
+        try box.seed()
+        try box.sqlite3("INSERT INTO genres (code, name) VALUES ('drame', 'Drama'), ('policier', 'Crime');\n")
+        #expect(try box.moviecat("add", "--title", "A", "--genre", "drama,Crime").status == 0)
+        #expect(try box.moviecat("edit", "1", "--add-genre", "Crime").status == 0)
+        try box.write("g.csv", "title,genres\nE,Drama|crime\n")
+        #expect(try box.moviecat("import", "g.csv").status == 0)
+        let linked = "SELECT group_concat(g.code, ',') FROM (SELECT g.code FROM movie_genres mg JOIN genres g ON g.id = mg.genre_id WHERE mg.movie_id = (SELECT id FROM movies WHERE title = ?) ORDER BY g.code) g"
+        for title in ["A", "E"] { #expect(try box.sql(linked.replacingOccurrences(of: "?", with: "'\(title)'")) == ["crime,drama"], "\(title)") }
+        #expect(try box.sql("SELECT count(*) FROM movie_genres mg JOIN genres g ON g.id = mg.genre_id WHERE g.code IN ('drame', 'policier')") == ["0"])
+        #expect(try box.moviecat("filter", "--genre", "drama", "--count").stdout == "10\n")
+    }
 }

@@ -192,11 +192,12 @@ import Testing
         #expect(filtered == 1)
     }
 
-    @Test("a sheet's summary labels: alone or before ':', ' (' or ' ='; titles that only start so are films",
-          arguments: [("TOTAL", true), ("Total:", true), ("grand total (3)", true), ("Average", true), ("avg = 7.9", true),
+    @Test("a sheet's summary labels: alone or before ':'; titles that only start so, or Max, are films",
+          arguments: [("TOTAL", true), ("Total:", true), ("grand total: 3", true), ("Average", true), ("avg", true),
                       ("Count: 2", true), ("  \"Sum\"", true), ("Notes: from IMDb", true), ("Source: me", true),
                       ("Total Recall", false), ("Sum of All Fears", false), ("Notes on a Scandal", false), ("Mean Girls", false),
-                      ("Count Dracula", false), ("Note", false), ("Maximum Overdrive", false), ("Totals2", false), ("", false)])
+                      ("Count Dracula", false), ("Note", false), ("Maximum Overdrive", false), ("Totals2", false), ("", false),
+                      ("Max", false), ("Sum (2024)", false), ("Median (2019)", false), ("Total (3 films)", false)])
     func summaryLabels(title: String, isLabel: Bool) {
         let bytes = Array(title.utf8)
         #expect(bytes.withUnsafeBufferPointer { SummaryRows.isLabel($0) } == isLabel)

@@ -167,6 +167,9 @@ import TestSupport
     func outOfScale(_ text: String, _ value: Double?) {
         #expect(ValueParsing.outOf(text) == value)
         if let value { #expect(MovieRules.value(.rating, from: text) == .success(.real(value))) }
+        if ["11/10", "9/7"].contains(text) {
+            #expect(MovieRules.value(.rating, from: text) == .failure(MovieRules.Violation(reason: "'\(text)' is not a score out of 5, 10 or 100 within its scale")))
+        }
     }
 
     @Test("the words tools write for no value, any case; nothing else", arguments: [

@@ -17,12 +17,13 @@ final class GenreResolver {
     init(db: Database) throws {
         self.db = db
         insertGenre = try db.prepare("INSERT INTO genres (code, name) VALUES (?, ?)", persistent: true)
-        var genres: [Genre] = []
-        for (id, code, name) in try db.query("SELECT id, code, name FROM genres", [], { (try $0.int64(0), try $0.text(1), try $0.text(2)) }) {
-            ids[name.lowercased()] = id
-            ids[code] = id
-            genres.append(Genre(id: id, code: code, name: name))
-        }
+        let genres = try db.query("SELECT id, code, name FROM genres ORDER BY code", [], {
+            Genre(id: try $0.int64(0), code: try $0.text(1), name: try $0.text(2))
+        })
+        // Names first, codes over them: a sqlite3 user's genre `drame` named `Drama` must not
+        // take `drama` over (as GenreCatalogue resolves for filters).
+        for genre in genres where ids[genre.name.lowercased()] == nil { ids[genre.name.lowercased()] = genre.id }
+        for genre in genres { ids[genre.code] = genre.id }
         known = GenreCatalogue(genres)
         maxIDBefore = Int64(try db.intScalar("SELECT ifnull(max(id), 0) FROM genres"))
     }

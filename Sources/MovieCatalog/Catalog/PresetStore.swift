@@ -91,9 +91,10 @@ extension Catalog {
     public func savePreset(name raw: String, filters: FilterSet, replace: Bool) throws {
         let name = try Catalog.validatePresetName(raw)
         try db.transaction {
-            if let (id, _) = try presetID(named: name) {
+            if let (id, stored) = try presetID(named: name) {
                 guard replace else {
-                    throw CatalogError(.alreadyExists, "preset \(name.quotedForMessage) already exists; use --replace to overwrite it")
+                    let spelt = stored == name ? "" : " (as \(stored.quotedForMessage); names ignore case)"
+                    throw CatalogError(.alreadyExists, "preset \(name.quotedForMessage) already exists\(spelt); use --replace to overwrite it")
                 }
                 try db.run("DELETE FROM preset_filters WHERE preset_id = ?", [.integer(id)])
                 try db.run("""
@@ -130,8 +131,10 @@ extension Catalog {
         let new = try Catalog.validatePresetName(newRaw)
         return try db.transaction {
             guard let (id, stored) = try presetID(named: old) else { throw missing(old) }
-            if let (other, _) = try presetID(named: new), other != id {
-                throw CatalogError(.alreadyExists, "preset \(new.quotedForMessage) already exists")
+            if let (other, taken) = try presetID(named: new), other != id {
+                // Names are compared ignoring case: the one stored is named as it is spelt.
+                let spelt = taken == new ? "" : " (as \(taken.quotedForMessage); names ignore case)"
+                throw CatalogError(.alreadyExists, "preset \(new.quotedForMessage) already exists\(spelt)")
             }
             try db.run("""
                 UPDATE presets SET name = ?, updated_at = CAST(strftime('%s', 'now') AS INTEGER) WHERE id = ?

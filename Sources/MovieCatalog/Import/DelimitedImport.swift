@@ -150,7 +150,7 @@ extension Importer {
                                   unquoting: dialect != .tsv || imdb ? .none : quotedHeader ? .all : .signed)
         let name = input.name
         let episodesColumn = plan.layout?.leavesOutEpisodes == true ? columns[.title] : nil
-        let summary = plan.layout == nil ? columns[.title].map { (title: $0, year: columns[.year], imdbID: columns[.imdbID]) } : nil
+        let summary = options.layout == .automatic && plan.layout == nil ? columns[.title].map { (title: $0, year: columns[.year], imdbID: columns[.imdbID]) } : nil
         let handoff = Handoff(value: reader)
         try streamRows(from: input, header: finalHeader) { _ in
             let reader = handoff.value

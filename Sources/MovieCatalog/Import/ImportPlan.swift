@@ -77,8 +77,9 @@ struct ImportPlan {
     let conditions: [RowCondition]
     /// An input with IMDb ids and no titles only updates stored movies.
     let updateOnly: Bool
-    /// Whether no column or key (of the first record's) feeds the year, and no layout was
-    /// forced or turned off (`--layout none` reads the cells as they are).
+    /// Whether no column or key (of the first record's) feeds the year, and neither a layout
+    /// was forced or turned off (`--layout none` reads the cells as they are) nor `--map year=`
+    /// said there is none.
     var noYear = false
 
     /// The layout's value rules; without a layout or a year, a title's trailing `(1995)` gives it.
@@ -194,10 +195,10 @@ struct ImportPlan {
             // One column whose name holds semicolons: a spreadsheet's CSV of another locale.
             let separated = header.count == 1 && header[0].contains(";")
                 ? "; the header is one column holding ';': save the file with commas (or tabs, as .tsv)" : ""
-            throw CatalogError(.dataError, "\(source): no title column (title, primaryTitle, film, movie or name, or use --map title=COLUMN); the columns are \(found)\(separated)")
+            throw CatalogError(.dataError, "\(source): no title column (title, primaryTitle, name, film or movie, or use --map title=COLUMN); the columns are \(found)\(separated)")
         }
         return (ImportPlan(layout: layout, mapping: mapping, conditions: conditions, updateOnly: updateOnly,
-                            noYear: columns[.year] == nil && options.layout == .automatic),
+                            noYear: columns[.year] == nil && options.layout == .automatic && options.mapping.overrides[.year] == nil),
                 columns, ignored)
     }
 
@@ -205,12 +206,12 @@ struct ImportPlan {
     /// those keys have, conditions by key, update-only when it has IMDb ids and no titles.
     static func make(keys: [String], options: ImportOptions) -> ImportPlan {
         let layout = Self.layout(for: keys, choice: options.layout)
-        let mapping = FieldMapping(overrides: options.mapping.overrides, layout: layout)
+        let mapping = FieldMapping(overrides: options.mapping.overrides, layout: layout, sheet: false)
         let conditions = clauses(layout: layout, wheres: options.wheres).map {
             RowCondition(column: -1, name: $0.column, values: $0.values, given: $0.given)
         }
         let fields = Set(keys.compactMap(mapping.field(for:)))
         return ImportPlan(layout: layout, mapping: mapping, conditions: conditions,
-                          updateOnly: !fields.contains(.title) && fields.contains(.imdbID), noYear: !fields.contains(.year) && options.layout == .automatic)
+                          updateOnly: !fields.contains(.title) && fields.contains(.imdbID), noYear: !fields.contains(.year) && options.layout == .automatic && options.mapping.overrides[.year] == nil)
     }
 }

@@ -158,7 +158,7 @@ extension Importer {
         // A title nested in an object (`film.title`, `node.content.title`): the --map that reads it.
         let nested = firstKeys.first { $0.lowercased().hasSuffix(".title") } ?? firstKeys.first { $0.lowercased().hasSuffix(".name") }
         let map = nested.map { "--map title=\($0)" } ?? "--map title=KEY"
-        throw CatalogError(.dataError, "\(file): \(records) has a title key (title, primaryTitle, film, movie or name, or use \(map)); \(keys)")
+        throw CatalogError(.dataError, "\(file): \(records) has a title key (title, primaryTitle, film or movie, or use \(map)); \(keys)")
     }
 
     /// A JSON value as an input cell.

@@ -40,8 +40,13 @@ extension ImportLayout.ValueRule {
             case .text(let text): guids = text.split(whereSeparator: { $0 == ";" || $0 == "," }).map(String.init)
             default: return
             }
-            let imdb = guids.lazy.map { $0.trimmingWhitespace() }.first { $0.lowercased().hasPrefix("imdb://") }
-            cells[MovieField.imdbID.rawValue] = imdb.map { .text(String($0.dropFirst(7))) } ?? .null
+            // `imdb://tt1375666`, or the older agents' `com.plexapp.agents.imdb://tt0113277?lang=en`.
+            let imdb = guids.lazy.compactMap { guid -> String? in
+                let lower = guid.lowercased()
+                guard let found = lower.firstRange(of: "imdb://") else { return nil }
+                return String(lower[found.upperBound...].prefix { $0.isASCII && ($0.isLetter || $0.isNumber) })
+            }.first
+            cells[MovieField.imdbID.rawValue] = imdb.map { .text($0) } ?? .null
         case .certificationAfter(let word):
             if case .text(let text) = cells[MovieField.certification.rawValue], text.hasPrefix(word) {
                 cells[MovieField.certification.rawValue] = .text(String(text.dropFirst(word.count)))
@@ -51,8 +56,11 @@ extension ImportLayout.ValueRule {
                 cells[MovieField.genres.rawValue] = .list(ids.compactMap { names[$0] })
             }
         case .yearAfterTitle:
+            // A year the schema takes (`Space (3001)` keeps its title).
             guard case .absent = cells[MovieField.year.rawValue], case .text(let text) = cells[MovieField.title.rawValue],
-                  text.utf8.last == UInt8(ascii: ")"), let (title, year) = ImportLayout.ValueRule.splitYear(text) else { return }
+                  text.utf8.last == UInt8(ascii: ")") || text.utf8.last.map({ $0 <= 0x20 }) == true,
+                  let (title, year) = ImportLayout.ValueRule.splitYear(text), let value = Int(year),
+                  MovieRules.years.contains(value) else { return }
             cells[MovieField.title.rawValue] = .text(title)
             cells[MovieField.year.rawValue] = .text(year)
         case .yearInTitle:
