@@ -106,6 +106,8 @@ final class MovieTable {
     /// then Votes, then Certification (whose header is first written `Cert`).
     private let leavable: [Int]
     private let certification: Int?
+    /// The columns left out when a line fits no other way.
+    private let lastResort: [Int]
     /// The columns left out (their cells are not printed).
     private var hidden: Set<Int> = []
     /// Rows measured before the widths are fixed.
@@ -120,6 +122,7 @@ final class MovieTable {
         rightAligned = Set([0] + fields.indices.filter { fields[$0].rightAligned }.map { $0 + 1 })
         shrinking = [MovieField.title, .genres].compactMap { fields.firstIndex(of: $0) }.map { $0 + 1 }
         leavable = [MovieField.imdbID, .votes, .certification].compactMap { fields.firstIndex(of: $0) }.map { $0 + 1 }
+        lastResort = [MovieField.duration, .genres, .rating].compactMap { fields.firstIndex(of: $0) }.map { $0 + 1 }
         certification = fields.firstIndex(of: .certification).map { $0 + 1 }
     }
 
@@ -157,8 +160,8 @@ final class MovieTable {
     private func fit(_ widths: inout [Int], to width: Int) {
         var natural = widths
         guard let title = shrinking.first else { return }
-        let genres = shrinking.dropFirst().first
         func share() {
+            let genres = shrinking.dropFirst().first.flatMap { hidden.contains($0) ? nil : $0 }
             let shown = widths.indices.filter { !hidden.contains($0) }
             let fixed = shown.filter { !shrinking.contains($0) }.reduce(0) { $0 + natural[$1] }
             let room = max(12, width - fixed - 2 * (shown.count - 1))
@@ -176,6 +179,16 @@ final class MovieTable {
             share()
         }
         for column in leavable where widths[title] < min(natural[title], MovieTable.readableTitle) {
+            hidden.insert(column)
+            share()
+        }
+        // A terminal too narrow even then (under some 45 columns): the last columns go, the
+        // duration, the genres and the rating, until a line fits.
+        func lineWidth() -> Int {
+            let shown = widths.indices.filter { !hidden.contains($0) }
+            return shown.reduce(0) { $0 + widths[$1] } + 2 * (shown.count - 1)
+        }
+        for column in lastResort where lineWidth() > width {
             hidden.insert(column)
             share()
         }
