@@ -69,8 +69,9 @@ public struct FieldMapping: Sendable {
     /// The field a JSON object feeds: only one named for it, as itself or by `--map` (an object
     /// under an alias, Trakt's `movie`, holds the record's fields, not one).
     func field(forObject key: String) -> MovieField? {
-        guard let field = field(for: key) else { return nil }
-        return rankByKey[key.lowercased(), default: .max] <= 0 || key.lowercased() == field.name ? field : nil
+        // Rank 0: the field's own name (or a layout's first column); -1: a `--map` column.
+        guard let field = field(for: key), rankByKey[key.lowercased(), default: .max] <= 0 else { return nil }
+        return field
     }
 
     /// Whether `key` feeds `field` rather than `other`, a key read for it so far: a `--map`
