@@ -52,6 +52,10 @@ import Testing
         #expect(nested.status == 65 && nested.errorLines.last == "moviecat: error: nested.json: no record has a title key (title, primaryTitle, film or movie, or use --map title=movie.title); the first record's are 'name', 'movie.title', 'movie.year', 'watched'", "\(nested)")
         #expect(try box.moviecat("import", "nested.json", "--map", "title=movie.title", "--map", "year=movie.year").status == 0)
         #expect(try box.rows("SELECT title, year FROM movies WHERE id = 3") == [["Alien", "1979"]])
+        // JSON's `name` is offered, not read unasked.
+        try box.write("named.jsonl", #"{"name": "Heat", "year": 1995}"# + "\n")
+        let named = try box.moviecat("import", "named.jsonl")
+        #expect(named.status == 65 && named.errorLines.last == "moviecat: error: named.jsonl: no record has a title key (title, primaryTitle, film or movie, or use --map title=name); the first record's are 'name', 'year'", "\(named)")
         // A Notion-style sheet's Name is its title, over a yes/no Movie column; Released is no year.
         try box.write("notion.csv", "Name,Movie,Released,Year\nRonin,Yes,Yes,1998\n")
         let notion = try box.moviecat("import", "notion.csv")

@@ -155,8 +155,9 @@ extension Importer {
         guard let plan, seen == false, plan.required == .title else { return }   // none kept, or some had one
         let keys = firstKeys.isEmpty ? "the first record has none" : "the first record's are " + ImportPlan.quotedList(firstKeys)
         let records = plan.conditions.isEmpty ? "no record" : "no record --where keeps"
-        // A title nested in an object (`film.title`, `node.content.title`): the --map that reads it.
-        let nested = firstKeys.first { $0.lowercased().hasSuffix(".title") } ?? firstKeys.first { $0.lowercased().hasSuffix(".name") }
+        // A title nested in an object (`film.title`), else a `name` (not read unasked in JSON).
+        let nested = firstKeys.first { $0.lowercased().hasSuffix(".title") } ?? firstKeys.first { $0.lowercased() == "name" }
+            ?? firstKeys.first { $0.lowercased().hasSuffix(".name") }
         let map = nested.map { "--map title=\($0)" } ?? "--map title=KEY"
         throw CatalogError(.dataError, "\(file): \(records) has a title key (title, primaryTitle, film or movie, or use \(map)); \(keys)")
     }
