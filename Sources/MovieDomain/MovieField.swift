@@ -23,21 +23,21 @@ public enum MovieField: Int, CaseIterable, Sendable, Comparable {
     private var facts: Facts {
         switch self {
         case .title: return Facts(column: "title", outputName: "title", header: "Title",
-                                  aliases: ["primaryTitle", "movie title", "film title", "name", "film", "movie"], rightAligned: false)
+                                  aliases: ["primaryTitle", "movie title", "film title", "name", "film", "movie", "series title"], rightAligned: false)
         case .year: return Facts(column: "year", outputName: "year", header: "Year",
-                                 aliases: ["startYear", "release_year", "release year", "movie release year", "year released", "release date", "release_date"], rightAligned: true)
+                                 aliases: ["startYear", "release year", "movie release year", "year released", "released year", "title year", "release date"], rightAligned: true)
         case .genres: return Facts(column: nil, outputName: "genres", header: "Genres",
                                    aliases: ["genre", "genre(s)"], rightAligned: false)
         case .rating: return Facts(column: "rating", outputName: "rating", header: "Rating",
-                                   aliases: ["averageRating", "imdb_rating", "imdb rating", "imdbRating", "score"], rightAligned: true)
+                                   aliases: ["averageRating", "imdb rating", "imdbRating", "imdb score", "avg vote", "score"], rightAligned: true)
         case .votes: return Facts(column: "votes", outputName: "votes", header: "Votes",
-                                  aliases: ["numVotes", "num_votes", "num votes", "vote_count", "imdb votes", "imdbVotes"], rightAligned: true)
+                                  aliases: ["numVotes", "num votes", "vote count", "imdb votes", "imdbVotes", "no of votes", "num voted users"], rightAligned: true)
         case .duration: return Facts(column: "duration_minutes", outputName: "duration_minutes", header: "Duration",
-                                     aliases: ["runtime", "runtimeMinutes", "length", "duration_minutes", "runtime (mins)", "running time", "minutes"], rightAligned: false)
+                                     aliases: ["runtime", "runtimeMinutes", "length", "duration minutes", "runtime (mins)", "running time", "minutes"], rightAligned: false)
         case .certification: return Facts(column: "certification", outputName: "certification", header: "Certification",
                                           aliases: ["mpaa", "certificate", "rated", "content rating", "contentRating", "mpaa rating", "age rating"], rightAligned: false)
         case .imdbID: return Facts(column: "imdb_id", outputName: "imdb_id", header: "IMDb",
-                                   aliases: ["tconst", "imdb", "imdbId", "imdb id", "imdb url", "imdb link"], rightAligned: false)
+                                   aliases: ["tconst", "imdb", "imdbId", "imdb url", "imdb link", "imdb title id", "movie imdb link"], rightAligned: false)
         }
     }
 

@@ -186,6 +186,8 @@ public enum ValueParsing {
             return raw
         }
         var text = Substring(raw.lowercased())
+        // A link within IMDb's pages (`/title/tt0111161/?ref_=chttp_t_1`, as scrapes keep them).
+        if text.hasPrefix("/title/tt") { text = "imdb.com" + text }
         if let site = text.firstRange(of: "imdb.com/") {
             // A URL: the id is the path segment after /title/, which a language's segment may
             // come before (`imdb.com/de/title/tt0000081/`, IMDb's localised pages).
@@ -350,9 +352,29 @@ public enum ValueParsing {
     public static func isNullWord(_ text: String) -> Bool {
         let utf8 = text.utf8
         guard let first = utf8.first, utf8.count <= 9, first == UInt8(ascii: "#") || first == UInt8(ascii: "<")
-                || first == UInt8(ascii: "-") || first | 0x20 == UInt8(ascii: "n") else { return false }
+                || first == UInt8(ascii: "-") || first | 0x20 == UInt8(ascii: "n") || first | 0x20 == UInt8(ascii: "t")
+                || first == 0xE2 else { return false }
         return nullWords.contains(text.lowercased())
     }
 
-    private static let nullWords: Set<String> = ["n/a", "na", "null", "none", "nan", "-nan", "#n/a", "#n/a n/a", "#na", "<na>"]
+    /// `text` without trailing footnote marks (`[1]`, `[a]`, `[note 2]`: up to 12 characters
+    /// each) and, with `dropParenthesised`, a trailing note in parentheses; as it was when
+    /// nothing would be left.
+    public static func withoutNotes(_ text: String, dropParenthesised: Bool) -> String {
+        var rest = Substring(text)
+        while true {
+            let closing: Character
+            if rest.hasSuffix("]") { closing = "[" } else if dropParenthesised && rest.hasSuffix(")") { closing = "(" } else { break }
+            guard let open = rest.lastIndex(of: closing), rest.distance(from: open, to: rest.endIndex) <= 14 || closing == "(" else { break }
+            var kept = rest[..<open]
+            while kept.last == " " { kept = kept.dropLast() }
+            guard !kept.isEmpty else { break }
+            rest = kept
+        }
+        return rest.count == text.count ? text : String(rest)
+    }
+
+    /// Also Wikipedia's and release lists' words for a value not known yet, and its dashes.
+    private static let nullWords: Set<String> = ["n/a", "na", "null", "none", "nan", "-nan", "#n/a", "#n/a n/a", "#na", "<na>",
+                                                 "tba", "tbd", "\u{2014}", "\u{2013}"]
 }

@@ -151,4 +151,17 @@ import Testing
         #expect(ImportLayout.recognise(["Date", "Name", "Year", "Letterboxd URI", "Rating"])?.name == "letterboxd")
         #expect(ImportLayout.recognise(["title", "year"]) == nil)
     }
+
+    @Test("a genres cell holding a JSON or Python list is read as one; other cells split as before", arguments: [
+        (#"[{"id": 28, "name": "Action"}, {"id": 12, "name": "Adventure"}]"#, ["Action", "Adventure"]),
+        ("[{'id': 16, 'name': 'Animation'}, {'id': 10751, 'name': \"Children's\"}]", ["Animation", "Children's"]),
+        ("['Action', 'Drama']", ["Action", "Drama"]),
+        ("[]", []),
+        (" [ ] ", []),
+        ("[Drama]", ["[Drama]"]),
+        ("Action, Drama", ["Action", "Drama"]),
+    ] as [(String, [String])])
+    func genreLists(_ cell: String, _ names: [String]) {
+        #expect(RowDecoder.splitGenres(cell) == names)
+    }
 }

@@ -37,6 +37,7 @@ import TestSupport
             if let count = ValueParsing.groupedCount(text) { #expect(count >= 0, "\(text)") }
             if let d = ValueParsing.decimalComma(text) { #expect(d.isFinite, "\(text)") }
             if let d = ValueParsing.outOf(text) { #expect(d >= 0 && d <= 10, "\(text)") }
+            _ = ValueParsing.withoutNotes(text, dropParenthesised: true)
             _ = ValueParsing.isNullWord(text)
             for field in MovieField.allCases { _ = MovieRules.value(field, from: text) }
             for facet in Facet.allCases {
@@ -172,10 +173,25 @@ import TestSupport
         }
     }
 
+    @Test("footnote marks and a date's note are no part of a value; nothing is left empty", arguments: [
+        ("113 minutes[1]", false, "113 minutes"), ("8.1[a][note 2]", false, "8.1"), ("12 September 1998 (Toronto)", true, "12 September 1998"),
+        ("1927/28 (1st)", true, "1927/28"), ("(1999)", true, "(1999)"), ("[1]", false, "[1]"), ("PG-13 (US)", false, "PG-13 (US)"),
+        ("[REC] 2", false, "[REC] 2"), ("5 [a very long note that is no footnote]", false, "5 [a very long note that is no footnote]"),
+    ] as [(String, Bool, String)])
+    func notesDropped(_ text: String, _ parenthesised: Bool, _ expected: String) {
+        #expect(ValueParsing.withoutNotes(text, dropParenthesised: parenthesised) == expected)
+    }
+
+    @Test("an IMDb id from a link within IMDb's pages, as scrapes keep them")
+    func relativeIMDbLinks() {
+        #expect(ValueParsing.imdbID("/title/tt0111161/?ref_=chttp_t_1") == "tt0111161")
+        #expect(ValueParsing.imdbID("/name/nm0000151/") == nil)
+    }
+
     @Test("the words tools write for no value, any case; nothing else", arguments: [
         ("N/A", true), ("n/a", true), ("NA", true), ("null", true), ("NULL", true), ("None", true), ("NaN", true),
-        ("#N/A", true), ("<NA>", true), ("-nan", true), ("#N/A N/A", true),
-        ("Nan Goldin", false), ("North", false), ("N", false), ("-", false), ("", false), ("Drama", false), ("nul", false),
+        ("#N/A", true), ("<NA>", true), ("-nan", true), ("#N/A N/A", true), ("TBA", true), ("tbd", true), ("\u{2014}", true), ("\u{2013}", true),
+        ("Tba Tbd", false), ("Thriller", false), ("Nan Goldin", false), ("North", false), ("N", false), ("-", false), ("", false), ("Drama", false), ("nul", false),
     ] as [(String, Bool)])
     func nullWords(_ text: String, _ isNull: Bool) {
         #expect(ValueParsing.isNullWord(text) == isNull)

@@ -20,21 +20,21 @@ public struct FieldMapping: Sendable {
         var rank: [String: Int] = [:]
         if let layout {
             for (index, (column, field)) in layout.mapping.enumerated() where overrides[field] == nil {
-                byKey[column.lowercased()] = field
-                rank[column.lowercased()] = index
+                byKey[Self.folded(column)] = field
+                rank[Self.folded(column)] = index
             }
         } else {
             for field in MovieField.allCases where overrides[field] == nil {
                 for (index, alias) in field.aliases.enumerated() where sheet || !MovieField.sheetOnlyAliases.contains(alias) {
-                    byKey[alias.lowercased()] = field
-                    rank[alias.lowercased()] = index
+                    byKey[Self.folded(alias)] = field
+                    rank[Self.folded(alias)] = index
                 }
             }
         }
         // An override wins over every alias, including another field's.
         for (field, column) in overrides where !column.isEmpty {
-            byKey[column.lowercased()] = field
-            rank[column.lowercased()] = -1
+            byKey[Self.folded(column)] = field
+            rank[Self.folded(column)] = -1
         }
         fieldByKey = byKey
         rankByKey = rank
@@ -63,14 +63,22 @@ public struct FieldMapping: Sendable {
         return result
     }
 
+    /// A column or key as names are compared: any case, `_` as a space (`movie_title`, `Movie
+    /// Title` and `MOVIE TITLE` are one name, as datasets and sheets write it).
+    static func folded(_ name: String) -> String {
+        let lower = name.lowercased()
+        guard lower.utf8.contains(0x5F) else { return lower }
+        return String(decoding: lower.utf8.map { $0 == 0x5F ? 0x20 : $0 }, as: UTF8.self)
+    }
+
     /// The field a column or key feeds, if any.
-    public func field(for key: String) -> MovieField? { fieldByKey[key.lowercased()] }
+    public func field(for key: String) -> MovieField? { fieldByKey[Self.folded(key)] }
 
     /// The field a JSON object feeds: only one named for it, as itself or by `--map` (an object
     /// under an alias, Trakt's `movie`, holds the record's fields, not one).
     func field(forObject key: String) -> MovieField? {
         // Rank 0: the field's own name (or a layout's first column); -1: a `--map` column.
-        guard let field = field(for: key), rankByKey[key.lowercased(), default: .max] <= 0 else { return nil }
+        guard let field = field(for: key), rankByKey[Self.folded(key), default: .max] <= 0 else { return nil }
         return field
     }
 
@@ -79,7 +87,7 @@ public struct FieldMapping: Sendable {
     /// `genre`), else the first.
     func prefers(_ key: String, over other: String, for field: MovieField) -> Bool {
         if let column = overrides[field], other == column || key == column { return key == column && other != column }
-        let rank = rankByKey[key.lowercased(), default: .max], otherRank = rankByKey[other.lowercased(), default: .max]
+        let rank = rankByKey[Self.folded(key), default: .max], otherRank = rankByKey[Self.folded(other), default: .max]
         if rank == otherRank && key != other { return spelled.contains(key) && !spelled.contains(other) }
         return rank < otherRank
     }

@@ -65,6 +65,11 @@ public struct ImportLayout: Sendable, Equatable {
         /// Ids of several sites (`imdb://tt1375666`, `tmdb://27205`), as a list or joined by `;`:
         /// the IMDb one, else none.
         case imdbIDFromGuids
+        /// A certification cell holding minutes (`74 min`, a row shifted a column) is the
+        /// duration, when none is given.
+        case minutesInCertification
+        /// Genre names (as slugs) read as other genres (comma-separated codes) or as none (``).
+        case genreNames([String: String])
     }
 
     public static func == (a: ImportLayout, b: ImportLayout) -> Bool { a.name == b.name }
@@ -126,6 +131,13 @@ public struct ImportLayout: Sendable, Equatable {
             keyColumns: ["Title", "Date"], absentColumns: ["Year", "Rating", "Genres", "Genre", "Const", "Name"],
             mapping: [("Title", .title)],
             defaultWhere: [], rules: [], leavesOutEpisodes: true),
+        // Kaggle's netflix_titles.csv (and amazon_prime_titles.csv, disney_plus_titles.csv): films
+        // and shows, `rating` a certification, `listed_in` the service's own categories.
+        ImportLayout(
+            name: "netflix-titles", title: "Netflix/Prime/Disney+ titles dataset layout",
+            keyColumns: ["show_id", "type", "title", "listed_in", "duration"], absentColumns: [],
+            mapping: [("title", .title), ("release_year", .year), ("rating", .certification), ("duration", .duration), ("listed_in", .genres)],
+            defaultWhere: [("type", ["Movie"])], rules: [.minutesInCertification, .genreNames(streamingCategories)]),
         // Lists whose `Rating` or `Score` is their owner's own (Letterboxd's import format, which
         // converters write; Simkl; Criticker): the catalog's rating stays the public one.
         ImportLayout(
@@ -187,8 +199,11 @@ public struct ImportLayout: Sendable, Equatable {
             keyColumns: ["title", "original_title", "release_date", "vote_average"], absentColumns: [],
             mapping: [("title", .title), ("release_date", .year), ("vote_average", .rating), ("vote_count", .votes),
                       ("runtime", .duration), ("imdb_id", .imdbID), ("genres", .genres), ("genre_ids", .genres)],
-            // A film nobody rated has the average 0; a search of several kinds marks films `movie`.
-            defaultWhere: [("media_type", ["movie"])], rules: [.genreIDs(tmdbGenres), .zeroIsUnknown(.rating)]),
+            // A film nobody rated has the average 0, one nobody timed the runtime 0; a search of
+            // several kinds marks films `movie`; The Movies Dataset's CSV marks adult ones, and
+            // writes `0` for no IMDb id.
+            defaultWhere: [("media_type", ["movie"]), ("adult", ["False"])],
+            rules: [.genreIDs(tmdbGenres), .zeroIsUnknown(.rating), .zeroIsUnknown(.duration), .imdbIDsOnly]),
     ] + ([
         // IMDb's other datasets: `import title.*.tsv.gz` reads them beside basics and ratings.
         ("imdb-akas", "title.akas", ["titleId", "ordering", "title", "isOriginalTitle"], "alternative titles of IMDb's titles"),
@@ -202,12 +217,26 @@ public struct ImportLayout: Sendable, Equatable {
     } + [
         ImportLayout(name: "sonarr", title: "Sonarr library layout", keyColumns: ["tvdbId", "seriesType", "titleSlug"],
                      absentColumns: [], mapping: [], defaultWhere: [], rules: [], notMovies: "series, not movies"),
+        // The TMDB 5000 dataset's second file, beside its movies: each film's cast and crew.
+        ImportLayout(name: "tmdb-credits", title: "TMDB 5000 credits layout", keyColumns: ["movie_id", "title", "cast", "crew"],
+                     absentColumns: [], mapping: [], defaultWhere: [], rules: [], notMovies: "cast and crew, not movies"),
     ]
 
     /// Every layout's name, once each (Trakt's is recognised by several first records).
     public static var names: [String] {
         all.map(\.name).reduce(into: []) { names, name in if !names.contains(name) { names.append(name) } }
     }
+
+    /// Streaming services' categories (as slugs) as the catalog's genres (comma-separated codes),
+    /// or none (``) for what is no genre (`International Movies`).
+    static let streamingCategories: [String: String] = [
+        "dramas": "drama", "comedies": "comedy", "documentaries": "documentary", "horror-movies": "horror",
+        "thrillers": "thriller", "romantic-movies": "romance", "action-adventure": "action,adventure",
+        "sci-fi-fantasy": "sci-fi,fantasy", "children-family-movies": "family", "kids": "family",
+        "music-musicals": "music,musical", "anime-features": "animation", "sports-movies": "sport",
+        "stand-up-comedy": "comedy", "independent-movies": "", "international-movies": "", "classic-movies": "",
+        "cult-movies": "", "movies": "",
+    ]
 
     /// TMDB's movie genres by id (its `genre/movie/list`).
     static let tmdbGenres: [String: String] = [

@@ -97,7 +97,12 @@ public enum RowDecoder {
         }
         /// A field's value from text through the rules, or nil (empty, or refused and reported).
         func parse(_ field: MovieField, _ text: String, number: Bool = false) -> FieldValue? {
-            let trimmed = text.trimmingWhitespace()
+            var trimmed = text.trimmingWhitespace()
+            // A table copied from a wiki: footnote marks (`113 minutes[1]`) and a note after a
+            // date (`12 September 1998 (Toronto)`) are no part of a value; a title keeps them.
+            if field != .title && !number && trimmed.utf8.last.map({ $0 == UInt8(ascii: "]") || $0 == UInt8(ascii: ")") }) == true {
+                trimmed = ValueParsing.withoutNotes(trimmed, dropParenthesised: field == .year)
+            }
             // `N/A` and its kin are empty cells, but in a title (a film may be called `Nan`).
             if trimmed.isEmpty || field != .title && ValueParsing.isNullWord(trimmed) { return nil }
             switch MovieRules.value(field, from: trimmed, number: number) {
@@ -142,8 +147,10 @@ public enum RowDecoder {
         return .valid(ImportRow(line: line, movie: movie, present: present))
     }
 
-    /// Genre names from one cell: split on `|`, `,` or `;`, trimmed, empty parts dropped.
+    /// Genre names from one cell: split on `|`, `,` or `;`, trimmed, empty parts dropped; a
+    /// cell holding a list as JSON or Python writes it is read as one (`GenreListCell`).
     static func splitGenres(_ text: String) -> [String] {
+        if text.utf8.contains(UInt8(ascii: "[")), let names = GenreListCell.names(text) { return names }
         var text = text
         return text.withUTF8 { bytes in
             var names: [String] = []

@@ -47,6 +47,25 @@ extension ImportLayout.ValueRule {
                 return String(lower[found.upperBound...].prefix { $0.isASCII && ($0.isLetter || $0.isNumber) })
             }.first
             cells[MovieField.imdbID.rawValue] = imdb.map { .text($0) } ?? .null
+        case .minutesInCertification:
+            guard case .text(let text) = cells[MovieField.certification.rawValue], text.lowercased().hasSuffix(" min") else { return }
+            switch cells[MovieField.duration.rawValue] {
+            case .absent, .null:
+                cells[MovieField.duration.rawValue] = .text(text)
+                cells[MovieField.certification.rawValue] = .null
+            default: break
+            }
+        case .genreNames(let table):
+            let names: [String]
+            switch cells[MovieField.genres.rawValue] {
+            case .text(let text): names = RowDecoder.splitGenres(text)
+            case .list(let items): names = items.flatMap(RowDecoder.splitGenres)
+            default: return
+            }
+            cells[MovieField.genres.rawValue] = .list(names.flatMap { name -> [String] in
+                guard let codes = table[Genre.slug(name)] else { return [name] }
+                return codes.split(separator: ",").map(String.init)
+            })
         case .certificationAfter(let word):
             if case .text(let text) = cells[MovieField.certification.rawValue], text.hasPrefix(word) {
                 cells[MovieField.certification.rawValue] = .text(String(text.dropFirst(word.count)))
