@@ -91,4 +91,16 @@ import Testing
             ["Oppenheimer[5]", "2023", "", "", "180", "", ""], ["Untitled", "", "", "", "", "", ""],
         ])
     }
+
+    @Test("rows wrong in one field alone say how --map reads it from none or another column; mixed problems do not")
+    func oneFieldHint() throws {
+        let box = try Sandbox()
+        try box.write("cert.csv", "title,rating\nA,PG-13\nB,R\nC,TV-MA\nD,7\n")
+        let run = try box.moviecat("import", "cert.csv")
+        #expect(run.status == 65 && run.errorLines.last == "moviecat: error: 3 invalid rows (3 problems); nothing was imported. Fix them, or import the valid rows with --skip-invalid; every problem shown is in rating: --map rating= reads it from no column, --map rating=COLUMN from another", "\(run)")
+        #expect(try box.moviecat("import", "cert.csv", "--map", "rating=", "--map", "certification=rating").status == 0)
+        try box.write("mixed.csv", "title,year,rating\nA,1700,5\nB,2000,11\nC,3000,5\n")
+        let mixed = try box.moviecat("import", "mixed.csv")
+        #expect(mixed.status == 65 && mixed.errorLines.last?.hasSuffix("with --skip-invalid") == true, "\(mixed)")
+    }
 }

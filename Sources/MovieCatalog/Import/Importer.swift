@@ -220,8 +220,15 @@ public final class Importer {
         if report.problemCount > details.count {
             details.append("... and \(report.problemCount - details.count) more problems")
         }
+        // Many rows wrong in one field alone: most likely a column read for the wrong field
+        // (a dataset's `rating` holding certifications), which --map can read from none.
+        var hint = ""
+        if let field = report.firstProblems.first?.field, report.firstProblems.count >= 3,
+           report.firstProblems.allSatisfy({ $0.field == field }), let named = MovieField(named: field), named != .title {
+            hint = "; every problem shown is in \(field): --map \(field)= reads it from no column, --map \(field)=COLUMN from another"
+        }
         return CatalogError(.dataError,
-            "\(rows) invalid row\(rows == 1 ? "" : "s") (\(report.problemCount) problem\(report.problemCount == 1 ? "" : "s")); nothing was imported. Fix them, or import the valid rows with --skip-invalid",
+            "\(rows) invalid row\(rows == 1 ? "" : "s") (\(report.problemCount) problem\(report.problemCount == 1 ? "" : "s")); nothing was imported. Fix them, or import the valid rows with --skip-invalid\(hint)",
             details: details)
     }
 
