@@ -37,19 +37,19 @@ func printAndExit(_ text: String) -> Never {
 // writes fail with EFBIG instead, which becomes one error line and exit 74.
 signal(SIGXFSZ, SIG_IGN)
 
-// Arguments and catalog variables are read as UTF-8: one that is not (a Latin-1 file name)
+// Arguments and the catalog's variable are read as UTF-8: one that is not (a Latin-1 file name)
 // would reach the file system changed, a `--db` creating another file than the one named.
-for index in 1..<Int(CommandLine.argc) {
-    guard let raw = CommandLine.unsafeArgv[index], String(validatingCString: raw) == nil else { continue }
-    let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(raw).assumingMemoryBound(to: UInt8.self), count: strlen(raw))
-    fail(CatalogError(.usage, "argument \(index), \(TextEscaping.visible(bytes: bytes).quotedForMessage), is not UTF-8: moviecat reads names and values as UTF-8 (rename the file, e.g. with convmv)"))
-}
 // (`HOME` and `XDG_DATA_HOME` that are not UTF-8 are read as unset: a command may not need them.)
-for name in ["MOVIECAT_DB"] {
-    guard let raw = getenv(name), String(validatingCString: raw) == nil else { continue }
+/// Exits 64 naming `what` when `raw` is not UTF-8.
+func requireUTF8(_ raw: UnsafePointer<CChar>?, _ what: String, _ why: String) {
+    guard let raw, String(validatingCString: raw) == nil else { return }
     let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(raw).assumingMemoryBound(to: UInt8.self), count: strlen(raw))
-    fail(CatalogError(.usage, "$\(name), \(TextEscaping.visible(bytes: bytes).quotedForMessage), is not UTF-8: moviecat reads paths as UTF-8"))
+    fail(CatalogError(.usage, "\(what), \(TextEscaping.visible(bytes: bytes).quotedForMessage), is not UTF-8: \(why)"))
 }
+for index in 1..<Int(CommandLine.argc) {
+    requireUTF8(CommandLine.unsafeArgv[index], "argument \(index)", "moviecat reads names and values as UTF-8 (rename the file, e.g. with convmv)")
+}
+requireUTF8(getenv("MOVIECAT_DB"), "$MOVIECAT_DB", "moviecat reads paths as UTF-8")
 
 var spec = Commands.global
 do {
