@@ -29,7 +29,7 @@ import Testing
         #expect(try box.sql("SELECT count(*) FROM genres WHERE code LIKE '%movies%' OR code IN ('dramas', 'comedies')") == ["0"])
     }
 
-    @Test("TMDB 5000 and The Movies Dataset as CSV: genres written as JSON or Python lists, 0 and 0.0 unknown, adult films and credits left out")
+    @Test("TMDB 5000 and The Movies Dataset as CSV: genres written as JSON or Python lists, 0 and 0.0 unknown, credits left out")
     func tmdbDatasets() throws {
         let box = try Sandbox()
         try box.write("tmdb_5000_movies.csv", """
@@ -49,8 +49,10 @@ import Testing
         let run = try box.moviecat("import", "tmdb_5000_movies.csv", "tmdb_5000_credits.csv", "movies_metadata.csv")
         #expect(run.status == 0, "\(run)")
         #expect(run.errorLines.contains("tmdb_5000_credits.csv: TMDB 5000 credits layout: cast and crew, not movies; skipped (--layout none reads its columns)"), "\(run)")
-        #expect(run.reports.contains(ReportLine(file: "movies_metadata.csv", read: 3, inserted: 2, filtered: 1)), "\(run)")
+        #expect(run.reports.contains(ReportLine(file: "movies_metadata.csv", read: 3, inserted: 3)), "\(run)")
+        // Adult films stay (`--where adult=False` leaves them out): a default would drop rows whose flag is empty.
         #expect(try LayoutTests.catalog(box) == [
+            ["Adult Film", "1990", "5.0", "3", "90", "tt9999999", "drama"],
             ["Avatar", "2009", "7.2", "11800", "162", "", "action|sci-fi"],
             ["Lost Reel", "1950", "", "0", "", "", ""],
             ["To Be Frank", "2016", "", "0", "", "", ""],
@@ -99,6 +101,10 @@ import Testing
         let run = try box.moviecat("import", "cert.csv")
         #expect(run.status == 65 && run.errorLines.last == "moviecat: error: 3 invalid rows (3 problems); nothing was imported. Fix them, or import the valid rows with --skip-invalid; every problem shown is in rating: --map rating= reads it from no column, --map rating=COLUMN from another", "\(run)")
         #expect(try box.moviecat("import", "cert.csv", "--map", "rating=", "--map", "certification=rating").status == 0)
+        // A key every row needs, left blank, gets no hint (reading it from no column is no way out).
+        try box.write("ids.csv", "imdb_id,rating\n,7\n,8\n,9\n")
+        let ids = try box.moviecat("import", "ids.csv")
+        #expect(ids.status == 65 && ids.errorLines.last?.hasSuffix("with --skip-invalid") == true, "\(ids)")
         try box.write("mixed.csv", "title,year,rating\nA,1700,5\nB,2000,11\nC,3000,5\n")
         let mixed = try box.moviecat("import", "mixed.csv")
         #expect(mixed.status == 65 && mixed.errorLines.last?.hasSuffix("with --skip-invalid") == true, "\(mixed)")

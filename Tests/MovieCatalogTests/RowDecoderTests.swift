@@ -156,6 +156,7 @@ import Testing
         (#"[{"id": 28, "name": "Action"}, {"id": 12, "name": "Adventure"}]"#, ["Action", "Adventure"]),
         ("[{'id': 16, 'name': 'Animation'}, {'id': 10751, 'name': \"Children's\"}]", ["Animation", "Children's"]),
         ("['Action', 'Drama']", ["Action", "Drama"]),
+        (#"[{"id": 35, "name": "Com\u00e9die"}, {"id": 1, "name": "\ud83c\udfac Films"}]"#, ["Comédie", "🎬 Films"]),
         ("[]", []),
         (" [ ] ", []),
         ("[Drama]", ["[Drama]"]),

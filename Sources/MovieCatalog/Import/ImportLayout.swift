@@ -200,10 +200,9 @@ public struct ImportLayout: Sendable, Equatable {
             mapping: [("title", .title), ("release_date", .year), ("vote_average", .rating), ("vote_count", .votes),
                       ("runtime", .duration), ("imdb_id", .imdbID), ("genres", .genres), ("genre_ids", .genres)],
             // A film nobody rated has the average 0, one nobody timed the runtime 0; a search of
-            // several kinds marks films `movie`; The Movies Dataset's CSV marks adult ones, and
-            // writes `0` for no IMDb id.
-            defaultWhere: [("media_type", ["movie"]), ("adult", ["False"])],
-            rules: [.genreIDs(tmdbGenres), .zeroIsUnknown(.rating), .zeroIsUnknown(.duration), .imdbIDsOnly]),
+            // several kinds marks films `movie`; The Movies Dataset's CSV writes `0` for no IMDb id.
+            defaultWhere: [("media_type", ["movie"])],
+            rules: [.genreIDs(tmdbGenres), .zeroIsUnknown(.rating), .zeroIsUnknown(.duration), .zeroIsUnknown(.imdbID)]),
     ] + ([
         // IMDb's other datasets: `import title.*.tsv.gz` reads them beside basics and ratings.
         ("imdb-akas", "title.akas", ["titleId", "ordering", "title", "isOriginalTitle"], "alternative titles of IMDb's titles"),
@@ -234,8 +233,8 @@ public struct ImportLayout: Sendable, Equatable {
         "thrillers": "thriller", "romantic-movies": "romance", "action-adventure": "action,adventure",
         "sci-fi-fantasy": "sci-fi,fantasy", "children-family-movies": "family", "kids": "family",
         "music-musicals": "music,musical", "anime-features": "animation", "sports-movies": "sport",
-        "stand-up-comedy": "comedy", "independent-movies": "", "international-movies": "", "classic-movies": "",
-        "cult-movies": "", "movies": "",
+        "stand-up-comedy": "comedy", "independent-movies": "", "international-movies": "", "international": "",
+        "classic-movies": "", "cult-movies": "", "movies": "", "sports": "sport", "biographical": "biography",
     ]
 
     /// TMDB's movie genres by id (its `genre/movie/list`).

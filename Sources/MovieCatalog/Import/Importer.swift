@@ -223,8 +223,10 @@ public final class Importer {
         // Many rows wrong in one field alone: most likely a column read for the wrong field
         // (a dataset's `rating` holding certifications), which --map can read from none.
         var hint = ""
+        // (Not for a field every row needs, a key left blank, nor bytes that are not UTF-8.)
         if let field = report.firstProblems.first?.field, report.firstProblems.count >= 3,
-           report.firstProblems.allSatisfy({ $0.field == field }), let named = MovieField(named: field), named != .title {
+           report.firstProblems.allSatisfy({ $0.field == field && !["is blank", "is missing", "invalid UTF-8"].contains($0.reason) }),
+           let named = MovieField(named: field), named != .title {
             hint = "; every problem shown is in \(field): --map \(field)= reads it from no column, --map \(field)=COLUMN from another"
         }
         return CatalogError(.dataError,

@@ -49,10 +49,9 @@ extension ImportLayout.ValueRule {
             cells[MovieField.imdbID.rawValue] = imdb.map { .text($0) } ?? .null
         case .minutesInCertification:
             guard case .text(let text) = cells[MovieField.certification.rawValue], text.lowercased().hasSuffix(" min") else { return }
+            cells[MovieField.certification.rawValue] = .null
             switch cells[MovieField.duration.rawValue] {
-            case .absent, .null:
-                cells[MovieField.duration.rawValue] = .text(text)
-                cells[MovieField.certification.rawValue] = .null
+            case .absent, .null: cells[MovieField.duration.rawValue] = .text(text)
             default: break
             }
         case .genreNames(let table):
