@@ -109,6 +109,17 @@ import Testing
         #expect(try box.rows("SELECT title, rating FROM movies WHERE title = 'Mine'") == [["Mine", sqlNull]])
     }
 
+    @Test("--where names a column as fields are named: any case, _ as a space", arguments: ["csv", "jsonl"])
+    func whereFolded(_ format: String) throws {
+        let box = try Sandbox()
+        let text = format == "csv" ? "Series_Title,Released_Year,Content_Type\nHeat,1995,Movie\nLost,2004,TV Show\n"
+            : #"{"Series_Title": "Heat", "Released_Year": 1995, "Content_Type": "Movie"}"# + "\n" + #"{"Series_Title": "Lost", "Released_Year": 2004, "Content_Type": "TV Show"}"# + "\n"
+        let file = try box.write("list.\(format)", text)
+        let run = try box.moviecat("import", file, "--where", "content type=Movie")
+        #expect(run.status == 0 && run.reports == [ReportLine(file: file, read: 2, inserted: 1, filtered: 1)], "\(run)")
+        #expect(try box.rows("SELECT title, year FROM movies") == [["Heat", "1995"]])
+    }
+
     @Test("--map and --where read the column named exactly as given, though one differing in case comes first", arguments: ["csv", "tsv"])
     func exactColumnNames(_ format: String) throws {
         let box = try Sandbox()

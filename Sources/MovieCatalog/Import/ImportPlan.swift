@@ -147,7 +147,8 @@ struct ImportPlan {
         var conditions: [RowCondition] = []
         for (column, values, given) in clauses(layout: layout, wheres: options.wheres) {
             // A column named exactly as given, else one differing in case.
-            guard let index = header.firstIndex(of: column) ?? header.firstIndex(where: { $0.lowercased() == column.lowercased() }) else {
+            // (Names compare as for fields: any case, `_` as a space.)
+            guard let index = header.firstIndex(of: column) ?? header.firstIndex(where: { FieldMapping.folded($0) == FieldMapping.folded(column) }) else {
                 // A layout's default for a column this file lacks cannot apply; a --where must.
                 if !given { continue }
                 throw CatalogError(.dataError, "\(source): --where \(column): no column \(column.quotedForMessage); the columns are \(found)")

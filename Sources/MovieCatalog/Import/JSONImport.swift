@@ -52,7 +52,7 @@ extension Importer {
                         var nested = false
                         if case .object = member.value { nested = true }
                         field = nested ? plan.mapping.field(forObject: member.key) : plan.mapping.field(for: member.key)
-                        let ignored = field == nil && !nested && !plan.conditions.contains(where: { $0.name.lowercased() == member.key.lowercased() })
+                        let ignored = field == nil && !nested && !plan.conditions.contains(where: { FieldMapping.folded($0.name) == FieldMapping.folded(member.key) })
                         // Keys remembered, and named, up to a bound: records each with a key of
                         // their own must not grow memory with the file.
                         if fieldOfKey.count < Importer.keysRemembered {
@@ -77,7 +77,7 @@ extension Importer {
                     // The key, or a member nested in it (`movie.title` for a problem under `movie`).
                     return members.contains { member in
                         (member.key == key || member.key.hasPrefix(key + "."))
-                            && (plan.mapping.field(for: member.key) != nil || plan.conditions.contains { $0.name.lowercased() == member.key.lowercased() })
+                            && (plan.mapping.field(for: member.key) != nil || plan.conditions.contains { FieldMapping.folded($0.name) == FieldMapping.folded(member.key) })
                     }
                 }
                 var decoded: DecodedRow
@@ -124,10 +124,10 @@ extension Importer {
     static func passes(_ members: [JSONMember], _ conditions: [RowCondition], seen: inout Set<String>) -> Bool {
         var passes = true
         for condition in conditions {
-            let key = condition.name.lowercased()
-            // The key named exactly as given, else one differing in case (as for columns).
+            let key = FieldMapping.folded(condition.name)
+            // The key named exactly as given, else one differing in case or `_` (as for columns).
             guard let member = members.first(where: { $0.key == condition.name })
-                    ?? members.first(where: { $0.key.lowercased() == key }) else {
+                    ?? members.first(where: { FieldMapping.folded($0.key) == key }) else {
                 if condition.given { passes = false }
                 continue
             }
@@ -144,7 +144,7 @@ extension Importer {
     /// A `--where` key no record had is an error, as a column a header lacks is.
     static func checkConditionKeys(_ plan: ImportPlan?, seen: Set<String>, options: ImportOptions, file: String) throws {
         guard plan != nil else { return }   // no record at all: nothing to hold against the keys
-        for clause in options.wheres where clause.values != nil && !seen.contains(clause.column.lowercased()) {
+        for clause in options.wheres where clause.values != nil && !seen.contains(FieldMapping.folded(clause.column)) {
             throw CatalogError(.dataError, "\(file): --where \(clause.column): no record has the key \(clause.column.quotedForMessage)")
         }
     }
