@@ -60,6 +60,10 @@ import TestSupport
         #expect(json.compactMap { $0["name"] as? String } == ["action", "short comedies"])
         #expect(json.map { Set($0.keys) } == [["name", "filters"], ["name", "filters"]])
         #expect((json.last?["filters"] as? [String]).map(Set.init) == ["genre:comedy", "duration:1h"], "\(json)")
+        // The empty set reads as `save-preset` said it.
+        let all = try box.moviecat("save-preset", "all")
+        #expect(all.errorLines.contains("saved preset 'all': (every movie)"), "\(all)")
+        #expect(try box.moviecat("presets").lines.contains { $0.hasPrefix("all") && $0.hasSuffix("  (every movie)") })
     }
 
     // A title's spaces count (`an ` is not `an`): the table quotes such tokens as a shell would.

@@ -48,7 +48,9 @@ enum PresetCommands {
         // Names and titles a sqlite3 user stored may hold anything: shown safely.
         let rows = all.map { preset in
             (TextEscaping.terminalSafe(preset.name),
-             TextEscaping.terminalSafe(words(preset.filters) + (preset.problem.map { " (unusable: \($0))" } ?? "")))
+             // The empty set, as `save-preset` said it was saved.
+             preset.filters.isEmpty && preset.problem == nil ? "(every movie)"
+                : TextEscaping.terminalSafe(words(preset.filters) + (preset.problem.map { " (unusable: \($0))" } ?? "")))
         }
         let width = max(4, rows.map { DisplayWidth.of($0.0) }.max() ?? 0)
         if !rows.isEmpty { context.stdout.write(DisplayWidth.pad("NAME", to: width) + "  FILTERS\n") }
