@@ -14,18 +14,20 @@ import Testing
             s7,Movie,My Little Pony: A New Generation,"Robert Cullen, José Luis Ucha",,,"September 24, 2021",2021,PG,91 min,"Children & Family Movies, Action & Adventure",...
             s5542,Movie,Louis C.K. 2017,Louis C.K.,Louis C.K.,United States,"April 4, 2017",2017,74 min,,Movies,...
             s9,Movie,The Starling,Theodore Melfi,Melissa McCarthy,United States,"September 24, 2021",2021,PG-13,104 min,"Comedies, Dramas, International Movies",...
+            s10,Movie,Zerkalo,Andrei Tarkovsky,,,"March 30, 2021",1975,13+,107 min,"Arts, Entertainment, and Culture, Drama",...
 
             """)
         let run = try box.moviecat("import", "netflix_titles.csv")
-        #expect(run.status == 0 && run.reports == [ReportLine(file: "netflix_titles.csv", read: 5, inserted: 4, filtered: 1)], "\(run)")
+        #expect(run.status == 0 && run.reports == [ReportLine(file: "netflix_titles.csv", read: 6, inserted: 5, filtered: 1)], "\(run)")
         #expect(run.errorLines.contains("netflix_titles.csv: Netflix/Prime/Disney+ titles dataset layout; where type=Movie"), "\(run)")
         #expect(try LayoutTests.catalog(box) == [
             ["Dick Johnson Is Dead", "2020", "", "", "90", "", "documentary"],
             ["Louis C.K. 2017", "2017", "", "", "74", "", ""],
             ["My Little Pony: A New Generation", "2021", "", "", "91", "", "action|adventure|family"],
             ["The Starling", "2021", "", "", "104", "", "comedy|drama"],
+            ["Zerkalo", "1975", "", "", "107", "", "arts-entertainment-and-culture|drama"],
         ])
-        #expect(try box.sql("SELECT ifnull(certification, '-') FROM movies ORDER BY id") == ["PG-13", "PG", "-", "PG-13"])
+        #expect(try box.sql("SELECT ifnull(certification, '-') FROM movies ORDER BY id") == ["PG-13", "PG", "-", "PG-13", "13+"])
         #expect(try box.sql("SELECT count(*) FROM genres WHERE code LIKE '%movies%' OR code IN ('dramas', 'comedies')") == ["0"])
     }
 

@@ -57,7 +57,10 @@ extension ImportLayout.ValueRule {
         case .genreNames(let table):
             let names: [String]
             switch cells[MovieField.genres.rawValue] {
-            case .text(let text): names = RowDecoder.splitGenres(text)
+            // Prime Video's one category with commas in its name.
+            case .text(let text):
+                let joined = text.utf8.count >= 32 && text.contains("Arts, Entertainment, and Culture")
+                names = RowDecoder.splitGenres(joined ? text.replacing("Arts, Entertainment, and Culture", with: "Arts Entertainment and Culture") : text)
             case .list(let items): names = items.flatMap(RowDecoder.splitGenres)
             default: return
             }
