@@ -105,13 +105,22 @@ import Testing
 
 /// The value rules of known layouts (SPEC section 7).
 @Suite struct LayoutRuleTests {
-    @Test("MovieLens titles: the trailing year leaves, the article of the main title moves to the front", arguments: [
+    @Test("MovieLens titles: the trailing year leaves, a trailing article, of any of the languages MovieLens writes, moves to the front", arguments: [
         ("Toy Story (1995)", "Toy Story", "1995"),
         ("American President, The (1995)", "The American President", "1995"),
-        ("City of Lost Children, The (Cité des enfants perdus, La) (1995)", "The City of Lost Children (Cité des enfants perdus, La)", "1995"),
+        ("City of Lost Children, The (Cité des enfants perdus, La) (1995)", "The City of Lost Children (La Cité des enfants perdus)", "1995"),
         ("Man Who Knew Too Much, A (1934)", "A Man Who Knew Too Much", "1934"),
         ("Apartment, An (1960)", "An Apartment", "1960"),
         ("Seven (a.k.a. Se7en) (1995)", "Seven (a.k.a. Se7en)", "1995"),
+        ("Haine, La (1995)", "La Haine", "1995"),
+        ("Misérables, Les (1995)", "Les Misérables", "1995"),
+        ("Boot, Das (Boat, The) (1981)", "Das Boot (The Boat)", "1981"),
+        ("Avventura, L' (Adventure, The) (1960)", "L'Avventura (The Adventure)", "1960"),
+        ("Pan's Labyrinth (Laberinto del fauno, El) (2006)", "Pan's Labyrinth (El Laberinto del fauno)", "2006"),
+        ("Vitelloni, I (1953)", "I Vitelloni", "1953"),
+        ("Seventh Seal, The (Sjunde inseglet, Det) (1957)", "The Seventh Seal (Det Sjunde inseglet)", "1957"),
+        ("Hello, Dolly! (1969)", "Hello, Dolly!", "1969"),
+        ("Sex, Lies, and Videotape (1989)", "Sex, Lies, and Videotape", "1989"),
         ("  Heat (1995)  ", "Heat", "1995"),
     ])
     func movieLensTitle(_ raw: String, _ title: String, _ year: String) {
@@ -132,8 +141,8 @@ import Testing
     }
 
     @Test("a title without a year still has its article moved to the front", arguments: [
-        ("Matrix, The", "The Matrix"), ("Man Who Knew Too Much, A", "A Man Who Knew Too Much"),
-        ("City of Lost Children, The (Cité des enfants perdus, La)", "The City of Lost Children (Cité des enfants perdus, La)"),
+        ("Matrix, The", "The Matrix"), ("Man Who Knew Too Much, A", "A Man Who Knew Too Much"), (", The", ", The"),
+        ("City of Lost Children, The (Cité des enfants perdus, La)", "The City of Lost Children (La Cité des enfants perdus)"),
     ])
     func articleWithoutYear(_ raw: String, _ title: String) {
         var cells = [Cell](repeating: .absent, count: MovieField.allCases.count)

@@ -111,23 +111,44 @@ extension ImportLayout.ValueRule {
         return (title, String(decoding: bytes[(bytes.count - 5)..<(bytes.count - 1)], as: UTF8.self))
     }
 
-    /// `American President, The` -> `The American President`; the article of the main title
-    /// moves, before any parenthesised alternative title:
-    /// `City of Lost Children, The (Cité des enfants perdus, La)` -> `The City of Lost Children (Cité des enfants perdus, La)`.
+    /// `American President, The` -> `The American President`, `Haine, La` -> `La Haine`: MovieLens
+    /// writes a title's leading article last, in any language, in the main title and in each
+    /// parenthesised alternative one: `Boot, Das (Boat, The)` -> `Das Boot (The Boat)`.
     static func articleFirst(_ title: String) -> String {
-        let main: Substring, alternative: Substring
-        if let open = title.firstRange(of: " (") {
-            main = title[..<open.lowerBound]
-            alternative = title[open.lowerBound...]
-        } else {
-            main = title[...]
-            alternative = ""
+        var parts = title.split(separator: " (", omittingEmptySubsequences: false).map(String.init)
+        guard let main = parts.first, let moved = articleMoved(main[...]) else {
+            return parts.count > 1 ? alternativesMoved(title, parts) : title
         }
-        for article in ["The", "A", "An"] where main.hasSuffix(", " + article) {
-            let rest = main.dropLast(article.count + 2)
-            guard !rest.isEmpty else { return title }
-            return article + " " + rest + alternative
-        }
-        return title
+        parts[0] = moved
+        return alternativesMoved(parts.joined(separator: " ("), parts)
     }
+
+    /// The title with each parenthesised alternative's article moved (`parts`: it split at ` (`).
+    private static func alternativesMoved(_ title: String, _ parts: [String]) -> String {
+        var parts = parts
+        var changed = false
+        for i in parts.indices.dropFirst() where parts[i].hasSuffix(")") {
+            if let moved = articleMoved(parts[i].dropLast()) {
+                parts[i] = moved + ")"
+                changed = true
+            }
+        }
+        return changed ? parts.joined(separator: " (") : title
+    }
+
+    /// `Haine, La` -> `La Haine`, `Avventura, L'` -> `L'Avventura`; nil without a trailing article.
+    private static func articleMoved(_ text: Substring) -> String? {
+        for article in trailingArticles where text.hasSuffix(", " + article) {
+            let rest = text.dropLast(article.count + 2)
+            guard !rest.isEmpty else { return nil }
+            return article + (article.hasSuffix("'") ? "" : " ") + rest
+        }
+        return nil
+    }
+
+    /// The articles MovieLens moves to a title's end: English, French, Italian, Spanish,
+    /// Portuguese, German, Dutch and Scandinavian ones.
+    static let trailingArticles = ["The", "A", "An", "La", "Le", "Les", "L'", "Il", "Lo", "Gli", "I", "El", "Los", "Las",
+                                   "Un", "Une", "Una", "Uno", "O", "Os", "As", "Der", "Die", "Das", "Ein", "Eine", "De",
+                                   "Het", "Den", "Det", "En", "Ett"]
 }
