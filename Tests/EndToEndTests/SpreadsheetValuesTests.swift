@@ -121,6 +121,11 @@ import Testing
         try box.write("none.csv", "Label,When\nHeat,1995\n")
         let none = try box.moviecat("import", "none.csv")
         #expect(none.status == 65 && none.errorLines.last == "moviecat: error: none.csv:1: no title column (title, primaryTitle, name, film or movie, or use --map title=COLUMN); the columns are 'Label', 'When'", "\(none)")
+        // A data row under a full header is no header, though a cell of it names a title column.
+        try box.write("kinds.csv", "movie_title_x,type\nHeat,movie\nAlien,Film\n")
+        let kinds = try box.moviecat("import", "kinds.csv")
+        #expect(kinds.status == 65 && kinds.errorLines.last?.hasPrefix("moviecat: error: kinds.csv:1: no title column") == true, "\(kinds)")
+        #expect(try box.sql("SELECT title FROM movies") == ["Heat"])
     }
 
     @Test("a sheet's totals, averages and notes under its list are left out and named; a film called so with a year, or in a known layout, is kept")

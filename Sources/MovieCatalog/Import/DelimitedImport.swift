@@ -122,11 +122,17 @@ extension Importer {
             made = try ImportPlan.make(header: header, source: "\(input.name):\(reader.recordLine)", options: options)
         } catch let first as CatalogError where first.kind == .dataError {
             // A sheet's own lines above its header (`My movie list (updated 2024)`, notes): the
-            // header is the first of the next few lines that names a title column.
+            // header is the first of the next few lines that names a title column and fills more
+            // cells than each line above it (a data row under a full header, `Heat,movie` under
+            // `movie_name,type`, is no header).
             var found: (plan: ImportPlan, columns: [MovieField: Int], ignored: [String])?
+            var widest = header.filter { !$0.trimmingWhitespace().isEmpty }.count
             while found == nil, passedOver < Importer.linesAboveHeader, try reader.next() {
                 passedOver += 1
                 let candidate = names(reader.strings())
+                let filled = candidate.header.filter { !$0.trimmingWhitespace().isEmpty }.count
+                defer { widest = max(widest, filled) }
+                guard filled > widest else { continue }
                 if let plan = try? ImportPlan.make(header: candidate.header, source: "\(input.name):\(reader.recordLine)", options: options) {
                     (header, quotedHeader, found) = (candidate.header, candidate.quoted, plan)
                 }
