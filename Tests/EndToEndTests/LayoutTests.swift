@@ -152,7 +152,7 @@ import Testing
         try Self.fixture(box, "imdb-ratings-export.csv")
         let export = try box.moviecat("import", "imdb-ratings-export.csv")
         #expect(export.reports == [ReportLine(file: "imdb-ratings-export.csv", read: 6, inserted: 4, filtered: 2)], "\(export)")
-        #expect(export.errorLines.contains("imdb-ratings-export.csv: IMDb list export layout; where Title Type=movie,tvMovie,TV Movie,Feature Film,Documentary"), "\(export)")
+        #expect(export.errorLines.contains("imdb-ratings-export.csv: IMDb list export layout; where Title Type=movie,tvMovie,TV Movie,Feature Film,Documentary,Film"), "\(export)")
         #expect(export.errorLines.contains("imdb-ratings-export.csv: ignored columns: Your Rating, Date Rated, Original Title, URL, Release Date, Directors"), "\(export)")
         #expect(try box.rows("SELECT title, year, rating, votes, duration_minutes, imdb_id FROM movies WHERE imdb_id = 'tt0068646'")
                 == [["The Godfather", "1972", "9.2", "2100000", "175", "tt0068646"]])

@@ -28,7 +28,8 @@ public struct WhereClause: Sendable, Equatable {
     }
 }
 
-/// A condition on one input column: its value is one of `values`, ASCII case ignored.
+/// A condition on one input column: its value is one of `values`, ASCII case ignored (or, when
+/// `excludes`, none of them).
 struct RowCondition: Sendable {
     /// The column's index in the header (delimited input).
     let column: Int
@@ -38,21 +39,24 @@ struct RowCondition: Sendable {
     let values: [String]
     /// The allowed values' bytes, ASCII lower-cased.
     private let lowered: [[UInt8]]
-    /// Whether `--where` gave it (else it is a layout's default).
+    /// Whether `--where` gave it (else it is a layout's default, or `RowKinds`').
     let given: Bool
+    /// Whether the values are those left out (`RowKinds`: a list's shows and episodes).
+    let excludes: Bool
 
-    init(column: Int, name: String, values: [String], given: Bool = true) {
+    init(column: Int, name: String, values: [String], given: Bool = true, excludes: Bool = false) {
         self.column = column
         self.name = name
         self.values = values
         self.given = given
+        self.excludes = excludes
         lowered = values.map { Array($0.utf8).map(RowCondition.lower) }
     }
 
-    /// Whether a cell's bytes are one of the values.
+    /// Whether a cell's bytes are one of the values (none of them, when `excludes`).
     @inline(__always)
     func accepts(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        lowered.contains { value in
+        excludes != lowered.contains { value in
             value.count == bytes.count && zip(value, bytes).allSatisfy { $0 == RowCondition.lower($1) }
         }
     }
@@ -98,9 +102,11 @@ struct ImportPlan {
         if let layout { parts.append(layout.title) }
         // A list of ids and values: said, since a title column under an unknown name looks alike.
         if updateOnly && layout == nil { parts.append("no title column: updates the movies the catalog has by IMDb id (--map title=COLUMN adds movies)") }
-        if !conditions.isEmpty {
-            parts.append("where " + conditions.map { "\($0.name)=\($0.values.joined(separator: ","))" }.joined(separator: " "))
+        let kept = conditions.filter { !$0.excludes }
+        if !kept.isEmpty {
+            parts.append("where " + kept.map { "\($0.name)=\($0.values.map { $0.isEmpty ? "(empty)" : $0 }.joined(separator: ","))" }.joined(separator: " "))
         }
+        if let kinds = conditions.first(where: \.excludes) { parts.append(RowKinds.note(kinds.name)) }
         return parts.isEmpty ? nil : parts.joined(separator: "; ")
     }
 
@@ -155,6 +161,9 @@ struct ImportPlan {
             }
             conditions.append(RowCondition(column: index, name: header[index], values: values))
         }
+        if let index = RowKinds.column(in: header, layout: layout, options: options) {
+            conditions.append(RowKinds.condition(column: index, name: header[index]))
+        }
         // Each field's column: `--map year=YEAR` reads the column named exactly so, though `year`
         // comes before it; `genres` is read over `genre`; else the first.
         var columns: [MovieField: Int] = [:]
@@ -208,8 +217,11 @@ struct ImportPlan {
     static func make(keys: [String], options: ImportOptions) -> ImportPlan {
         let layout = Self.layout(for: keys, choice: options.layout)
         let mapping = FieldMapping(overrides: options.mapping.overrides, layout: layout, sheet: false)
-        let conditions = clauses(layout: layout, wheres: options.wheres).map {
+        var conditions = clauses(layout: layout, wheres: options.wheres).map {
             RowCondition(column: -1, name: $0.column, values: $0.values, given: $0.given)
+        }
+        if let index = RowKinds.column(in: keys, layout: layout, options: options) {
+            conditions.append(RowKinds.condition(column: -1, name: keys[index]))
         }
         let fields = Set(keys.compactMap(mapping.field(for:)))
         return ImportPlan(layout: layout, mapping: mapping, conditions: conditions,

@@ -187,6 +187,11 @@ public final class Importer {
             addNote("\(NumberText.grouped(shortRows)) row\(shortRows == 1 ? "" : "s") with fewer fields than the header, the missing last ones read as empty")
             shortRows = 0
         }
+        let counts = report.files[last].counts
+        if counts.read > 0 && counts.filtered == counts.read {
+            // An export in another language (`Film`, not `movie`) or of shows alone looks alike.
+            addNote("every row left out by these conditions (--where COLUMN=* keeps a column's every row)")
+        }
         if let folded = try writer?.endOfInput(), folded.notInserted > 0 {
             report.files[last].counts.inserted -= folded.notInserted
             report.files[last].counts.repeated += folded.repeated

@@ -135,7 +135,8 @@ extension Importer {
             switch member.value {
             case .string(let text), .number(let text): if !condition.accepts(text) { passes = false }
             case .bool(let flag): if !condition.accepts(flag ? "true" : "false") { passes = false }
-            case .null, .array, .object: passes = false
+            case .null: if !condition.excludes { passes = false }
+            case .array, .object: passes = false
             }
         }
         return passes
