@@ -15,6 +15,24 @@ import Testing
         #expect(try box.sql("SELECT hex(title) FROM movies") == ["436166C3A9"])
     }
 
+    @Test("a long list whose first accent comes after its first 64 KiB is still told: Windows-1252 read so, UTF-8 kept", arguments: [false, true])
+    func lateAccent(_ gzipped: Bool) throws {
+        let box = try Sandbox()
+        let plain = "title,year\n" + (0..<4000).map { "Film number \($0),\(1900 + $0 % 100)\n" }.joined()
+        let late = plain + "Am\u{E9}lie,2001\n"
+        var bytes = [UInt8](late.data(using: .windowsCP1252)!)
+        if gzipped { bytes = try LayoutTests.gzipped(Data(bytes)) }
+        let file = try box.write(gzipped ? "long.csv.gz" : "long.csv", bytes: bytes)
+        let run = try box.moviecat("import", file)
+        #expect(run.status == 0 && run.reports == [ReportLine(file: file, read: 4001, inserted: 4001)], "\(run)")
+        #expect(run.errorLines.contains("\(file): read as Windows-1252 (its bytes are not UTF-8)"), "\(run)")
+        #expect(try box.sql("SELECT hex(title) FROM movies WHERE year = 2001") == [ImportRoundTripTests.hex("Am\u{E9}lie")])
+        let utf8 = try box.write("utf8.csv", bytes: Array((plain + "Caf\u{E9},2002\n").utf8))
+        let kept = try box.moviecat("import", utf8)
+        #expect(kept.status == 0 && !kept.stderr.contains("Windows-1252"), "\(kept)")
+        #expect(try box.sql("SELECT hex(title) FROM movies WHERE year = 2002") == [ImportRoundTripTests.hex("Caf\u{E9}")])
+    }
+
     @Test("a Windows-1252 file (Excel's CSV on Windows) is read as such, gzipped too; a UTF-8 file with a broken byte stays UTF-8", arguments: [false, true])
     func windows1252(_ gzipped: Bool) throws {
         let box = try Sandbox()

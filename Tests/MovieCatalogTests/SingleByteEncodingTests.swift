@@ -65,4 +65,24 @@ import Testing
         #expect(reader.singleByte == (mac ? .macRoman : .windows1252))
         #expect(out == Array(text.utf8))
     }
+
+    @Test("a first accent past the first 64 KiB still tells the encoding: Windows-1252 read so from there, UTF-8 kept",
+          arguments: [1, 7, 64, 4096, 1 << 20], [false, true])
+    func lateAccent(_ size: Int, _ utf8: Bool) throws {
+        // 70,016 ASCII bytes (a multiple of 64: the accent begins a chunk), then accents.
+        let text = "title,year\n" + String(repeating: "A film of no accent at all,1999\n", count: 2188).dropLast(10 + 1) + "\n"
+            + (0..<50).map { "Caf\u{E9} \u{201C}\($0)\u{201D},2001\n" }.joined()
+        let bytes = utf8 ? Array(text.utf8) : [UInt8](text.data(using: .windowsCP1252)!)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("late-accent-\(UUID().uuidString).csv").path
+        _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let reader = try ByteReader(path: path, chunkSize: size)
+        reader.encodingSniffed = false
+        reader.maySingleByte = true
+        var out: [UInt8] = []
+        while let byte = try reader.next() { out.append(byte) }
+        #expect(reader.singleByte == (utf8 ? nil : .windows1252))
+        let same = out == Array(text.utf8)
+        #expect(same, "\(String(decoding: out.suffix(40), as: UTF8.self))")
+    }
 }

@@ -56,6 +56,9 @@ public final class ByteReader {
     /// Whether a one-byte encoding is told too (CSV and TSV: JSON is UTF-8 or UTF-16 by its
     /// standard, and no tool writes it otherwise); UTF-16 is told in every format.
     var maySingleByte = false
+    /// Whether every byte handed out so far was ASCII, after a first 64 KiB that told no encoding:
+    /// the first byte of 0x80 and above still tells one (a long list whose first accent comes late).
+    private var asciiSoFar = false
     /// Bytes read before UTF-16 was turned into UTF-8 (progress is against the file's size).
     private var utf16BytesRead = 0
     /// UTF-16 bytes as read, 64 KiB at a time (allocated when the input is UTF-16).
@@ -179,7 +182,39 @@ public final class ByteReader {
         // A byte of a one-byte encoding may take three of UTF-8: read a third of the room.
         if let singleByte { return singleByte.transcode(destination, count: try readPlain(into: destination, count: max(1, count / 3))) }
         if utf16 != nil { return try readUTF16(into: destination, count: count) }
-        return try readPlain(into: destination, count: count)
+        let n = try readPlain(into: destination, count: count)
+        guard asciiSoFar else { return n }
+        let handedOut = try tellLateEncoding(destination, count: n)
+        // Nothing before the first byte told (it began what was read): read it again, told.
+        return handedOut > 0 || n == 0 ? handedOut : try readSome(into: destination, count: count)
+    }
+
+    /// Looks for the first byte of 0x80 and above in what was just read (all ASCII before it),
+    /// and tells the encoding from there as the first 64 KiB would have: UTF-8, or a one-byte
+    /// encoding, read from that byte on (the same as reading the whole input so, the bytes before
+    /// being ASCII). Returns how many of the bytes read to hand out now: the rest is read again.
+    private func tellLateEncoding(_ bytes: UnsafeMutablePointer<UInt8>, count: Int) throws -> Int {
+        // Eight bytes at a time: a list of millions of ASCII rows is scanned whole.
+        var i = 0
+        while i + 8 <= count {
+            if UnsafeRawPointer(bytes + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { break }
+            i += 8
+        }
+        while i < count && bytes[i] < 0x80 { i += 1 }
+        guard i < count else { return count }
+        asciiSoFar = false
+        var rest = Array(UnsafeBufferPointer(start: bytes + i, count: count - i))
+        // A sequence cut by the end of what was read tells nothing yet: its next bytes do.
+        var more: [UInt8] = [0, 0, 0, 0]
+        while SingleByteEncoding.isCut(rest) {
+            let n = try more.withUnsafeMutableBufferPointer { try readPlain(into: $0.baseAddress!, count: $0.count) }
+            if n == 0 { break }
+            rest += more[..<n]
+        }
+        singleByte = rest.withUnsafeBufferPointer(SingleByteEncoding.detect)
+        // Read again from its first byte, through the one-byte encoding if any (it may grow threefold).
+        pushBack = rest + pushBack
+        return i
     }
 
     /// Reads UTF-16 and writes it as UTF-8: at least one byte, or none at the end of the input.
@@ -226,6 +261,7 @@ public final class ByteReader {
         head.removeSubrange(filled...)
         utf16 = head.withUnsafeBufferPointer(UTF16Text.detect)
         singleByte = maySingleByte && utf16 == nil ? head.withUnsafeBufferPointer(SingleByteEncoding.detect) : nil
+        asciiSoFar = maySingleByte && utf16 == nil && singleByte == nil && !head.contains { $0 >= 0x80 }
         pushBack = head
     }
 

@@ -47,6 +47,14 @@ enum SingleByteEncoding: Sendable {
         return undefinedIn1252 || (loneCR && !lineFeed) ? .macRoman : .windows1252
     }
 
+    /// Whether `bytes` begin with a UTF-8 lead byte whose sequence they cut short (its continuation
+    /// bytes up to their end): nothing tells yet whether it is UTF-8.
+    static func isCut(_ bytes: [UInt8]) -> Bool {
+        guard let lead = bytes.first else { return false }
+        let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 0
+        return length > bytes.count && bytes.dropFirst().allSatisfy { $0 & 0xC0 == 0x80 }
+    }
+
     /// The five bytes Windows-1252 leaves undefined.
     private static let undefined1252: Set<UInt8> = [0x81, 0x8D, 0x8F, 0x90, 0x9D]
 
