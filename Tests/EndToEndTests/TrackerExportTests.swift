@@ -20,17 +20,29 @@ import Testing
         try box.write("favorites.csv", favorites)
         let run = try box.moviecat("import", "favorites.csv")
         #expect(run.status == 0 && run.reports == [ReportLine(file: "favorites.csv", read: 5, inserted: 3, filtered: 2)], "\(run)")
-        #expect(run.errorLines.contains("favorites.csv: shows, episodes, games and books left out by their type (--where type=* keeps them)"), "\(run)")
+        #expect(run.errorLines.contains("favorites.csv: 2 rows left out by their type: shows, episodes, games or books (--where type=* keeps them)"), "\(run)")
         #expect(try box.sql("SELECT title FROM movies ORDER BY title") == ["Alien", "Alita: Battle Angel", "Heat"])
-        // JSON too, by a `media_type` key; a null kind stays.
+        // JSON too, by a `media_type` key first met in a later record; a null or listed kind stays.
         try box.write("mixed.jsonl", """
+            {"title": "Akira", "year": 1988}
             {"title": "Perfect Blue", "year": 1997, "media_type": "movie"}
             {"title": "Berserk", "year": 1989, "media_type": "manga"}
             {"title": "Paprika", "year": 2006, "media_type": null}
+            {"title": "Tokyo Godfathers", "year": 2003, "media_type": ["movie"]}
+            {"title": "Cowboy Bebop", "year": 1998, "media_type": "tv"}
 
             """)
         let json = try box.moviecat("import", "mixed.jsonl")
-        #expect(json.reports == [ReportLine(file: "mixed.jsonl", read: 3, inserted: 2, filtered: 1)], "\(json)")
+        #expect(json.reports == [ReportLine(file: "mixed.jsonl", read: 6, inserted: 4, filtered: 2)], "\(json)")
+        #expect(json.errorLines.contains("mixed.jsonl: 2 rows left out by their media_type: shows, episodes, games or books (--where media_type=* keeps them)"), "\(json)")
+        // A plain Type of TV may be where a film was watched; nothing left out, nothing said.
+        try box.write("seen.csv", "Title,Year,Type\nThe Thing,1982,Cinema\nThem!,1954,TV\nUp,2009,DVD\n")
+        let seen = try box.moviecat("import", "seen.csv")
+        #expect(seen.reports == [ReportLine(file: "seen.csv", read: 3, inserted: 3)] && !seen.stderr.contains("left out"), "\(seen)")
+        // A column name with a space is quoted for the shell; a kind with spaces around is one.
+        try box.write("types.csv", "Title,Year,Title Type\nLost,2004, TV Series \nHeat,1995,Movie\n")
+        let types = try box.moviecat("import", "types.csv")
+        #expect(types.errorLines.contains("types.csv: 1 row left out by their Title Type: shows, episodes, games or books (--where 'Title Type=*' keeps them)"), "\(types)")
         // --where type=* keeps every row; --layout none reads the cells as they are.
         for arguments in [["--where", "type=*"], ["--layout", "none"]] {
             let all = try Sandbox()
@@ -129,6 +141,15 @@ import Testing
         let run = try box.moviecat("import", "filmaffinity.csv", "mubi.csv")
         #expect(run.errorLines.filter { $0.hasSuffix(": Letterboxd import format layout") }.count == 2, "\(run)")
         #expect(try LayoutTests.catalog(box) == [["El rey león", "1994", "", "", "", "", ""], ["Papicha", "2019", "", "", "", "", ""]])
+        // A sheet of one's own with a WatchedDate beside public values is no such file; nor a
+        // diary with a Content and a Comment, Letterboxd's comments file.
+        try box.write("mine.csv", "Title,Year,Rating,Genre,Runtime,WatchedDate\nHeat,1995,8.3,Crime,170,2024-01-02\n")
+        try box.write("diary.csv", "Date,Movie,Year,Content,Comment\n2024-01-01,Alien,1979,blu-ray,great\n")
+        let mine = try box.moviecat("import", "mine.csv", "diary.csv")
+        #expect(mine.status == 0 && !mine.stderr.contains("layout"), "\(mine)")
+        #expect(try box.rows("SELECT title, ifnull(rating, ''), ifnull(duration_minutes, '') FROM movies WHERE title IN ('Heat', 'Alien') ORDER BY title") == [
+            ["Alien", "", ""], ["Heat", "8.3", "170"],
+        ])
     }
 
     @Test("IMDb's exports in other languages keep their films (Film); an input all of whose rows are left out says so")
@@ -145,6 +166,11 @@ import Testing
         #expect(run.reports == [ReportLine(file: "it.csv", read: 2, inserted: 1, filtered: 1), ReportLine(file: "shows.csv", read: 1, filtered: 1), ReportLine(file: "total", read: 3, inserted: 1, filtered: 2)], "\(run)")
         #expect(run.errorLines.contains { $0.hasPrefix("shows.csv: IMDb list export layout; where Title Type=") && $0.hasSuffix("; every row left out by these conditions (--where COLUMN=* keeps a column's every row)") }, "\(run)")
         #expect(!run.errorLines.contains { $0.hasPrefix("it.csv") && $0.contains("every row") }, "\(run)")
+        // Rows left out as episodes, or as a sheet's totals, are no condition's: nothing to lift.
+        try box.write("ViewingHistory.csv", "Title,Date\n\"Breaking Bad: Season 1: Pilot\",1/15/23\n")
+        try box.write("totals.csv", "Title,Year\nTotal,\n")
+        let episodes = try box.moviecat("import", "ViewingHistory.csv", "totals.csv")
+        #expect(episodes.status == 0 && !episodes.stderr.contains("every row"), "\(episodes)")
         #expect(try LayoutTests.catalog(box) == [["Blade", "1998", "7.1", "303301", "120", "tt0120611", "action|horror|sci-fi"]])
     }
 

@@ -85,6 +85,17 @@ extension Importer {
     /// The most lines of a sheet's own (a title, notes) looked past for the header.
     static let linesAboveHeader = 5
 
+    /// Whether a line is a header rather than a sheet's title or notes: two or more cells, none
+    /// empty, each a name (a letter, and only letters, digits, spaces and `_-./()#%&'`: no
+    /// `Legend: * = seen`, no date or count).
+    static func looksLikeHeader(_ cells: [String]) -> Bool {
+        cells.count >= 2 && cells.allSatisfy { cell in
+            let name = cell.trimmingWhitespace()
+            return name.unicodeScalars.contains { $0.properties.isAlphabetic }
+                && name.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || $0.properties.numericType != nil || " _-./()#%&'".unicodeScalars.contains($0) }
+        }
+    }
+
     /// `;` when a CSV's header line holds semicolons and no comma: a spreadsheet's CSV saved
     /// where the comma is the decimal sign (German, French, Dutch Excel). Else nil.
     static func semicolonSeparator(_ input: ByteReader) throws -> UInt8? {
@@ -122,17 +133,14 @@ extension Importer {
             made = try ImportPlan.make(header: header, source: "\(input.name):\(reader.recordLine)", options: options)
         } catch let first as CatalogError where first.kind == .dataError {
             // A sheet's own lines above its header (`My movie list (updated 2024)`, notes): the
-            // header is the first of the next few lines that names a title column and fills more
-            // cells than each line above it (a data row under a full header, `Heat,movie` under
-            // `movie_name,type`, is no header).
+            // header is the first of the next few lines that names a title column. Not when the
+            // first line is a header itself, without a title column: a row under it naming one
+            // (`Heat,movie` under `movie_name,type`) is data.
+            guard !Importer.looksLikeHeader(header) else { throw first }
             var found: (plan: ImportPlan, columns: [MovieField: Int], ignored: [String])?
-            var widest = header.filter { !$0.trimmingWhitespace().isEmpty }.count
             while found == nil, passedOver < Importer.linesAboveHeader, try reader.next() {
                 passedOver += 1
                 let candidate = names(reader.strings())
-                let filled = candidate.header.filter { !$0.trimmingWhitespace().isEmpty }.count
-                defer { widest = max(widest, filled) }
-                guard filled > widest else { continue }
                 if let plan = try? ImportPlan.make(header: candidate.header, source: "\(input.name):\(reader.recordLine)", options: options) {
                     (header, quotedHeader, found) = (candidate.header, candidate.quoted, plan)
                 }
@@ -165,6 +173,11 @@ extension Importer {
                 // A short row's missing fields are empty: a condition on one of them is met only by `*`.
                 if reader.isFilteredOut || reader.fieldCount < finalHeader.count && !Importer.emptyPasses(plan.conditions, from: reader.fieldCount) {
                     batch.filtered += 1
+                    batch.leftOutByConditions += 1
+                    if reader.isLeftOutByKind {
+                        batch.leftOutByKind += 1
+                        batch.kindColumn = plan.conditions.first(where: \.excludes)?.name
+                    }
                     return true
                 }
                 if let episodesColumn, episodesColumn < reader.fieldCount, ImportLayout.isEpisode(reader.string(episodesColumn) ?? "") {

@@ -27,6 +27,8 @@ public final class DelimitedReader {
     public private(set) var hasNUL = false
     /// True when the current record fails a condition (`--where`): it is left out unread.
     public private(set) var isFilteredOut = false
+    /// True when the condition it fails is `RowKinds`' (a show, an episode), not a `--where`.
+    public private(set) var isLeftOutByKind = false
     /// Conditions on columns, by column: a TSV record failing one is skipped to its line end at
     /// once, so rows left out cost little more than finding their end.
     var conditions: [RowCondition] = [] {
@@ -105,6 +107,7 @@ public final class DelimitedReader {
             fieldEnds.removeAll(keepingCapacity: true)
             hasNUL = false
             isFilteredOut = false
+            isLeftOutByKind = false
             recordLine = line
             guard try readRecord() else { return false }
             // A blank line (one empty field, or spaces and tabs alone) and a row of empty fields
@@ -161,6 +164,7 @@ public final class DelimitedReader {
         var sawAny = false
         var sawNUL = false
         var filteredOut = false
+        var leftOutByKind = false
         let watch = conditions
         var nextWatch = 0
         var watchColumn = watch.first?.column ?? Int.max
@@ -168,6 +172,7 @@ public final class DelimitedReader {
             input.position = pos
             hasNUL = sawNUL
             isFilteredOut = filteredOut
+            isLeftOutByKind = leftOutByKind
         }
         /// Checks the field just ended against its condition, if it has one; false when it fails.
         func fieldPasses() -> Bool {
@@ -175,6 +180,7 @@ public final class DelimitedReader {
             guard index == watchColumn else { return true }
             let start = index == 0 ? 0 : fieldEnds[index - 1]
             let passes = storage.withUnsafeBufferPointer { watch[nextWatch].accepts(UnsafeBufferPointer(rebasing: $0[start...])) }
+            if !passes { leftOutByKind = watch[nextWatch].excludes }
             nextWatch += 1
             watchColumn = nextWatch < watch.count ? watch[nextWatch].column : Int.max
             if !passes { watchColumn = Int.max }

@@ -43,8 +43,8 @@ public struct ImportLayout: Sendable, Equatable {
 
     /// A value rule of a layout.
     enum ValueRule: Sendable, Equatable {
-        /// MovieLens: the title's trailing `(1995)` is the year, and a trailing `, The`, `, A` or
-        /// `, An` of the rest (before any parenthesised alternative title) moves to the front.
+        /// MovieLens: the title's trailing `(1995)` is the year, and a trailing article (`, The`,
+        /// `, La`, `, Das`...) of the rest and of each parenthesised alternative title moves to the front.
         case yearInTitle
         /// A list of no known layout and no year column or key: a title's trailing `(1995)`
         /// is the year (`Heat (1995)`, as people write both in one cell).

@@ -53,10 +53,16 @@ struct RowCondition: Sendable {
         lowered = values.map { Array($0.utf8).map(RowCondition.lower) }
     }
 
-    /// Whether a cell's bytes are one of the values (none of them, when `excludes`).
+    /// Whether a cell's bytes are one of the values (none of them, spaces around ignored, when
+    /// `excludes`).
     @inline(__always)
     func accepts(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        excludes != lowered.contains { value in
+        var bytes = bytes
+        if excludes {
+            while let first = bytes.first, first == 0x20 { bytes = UnsafeBufferPointer(rebasing: bytes.dropFirst()) }
+            while let last = bytes.last, last == 0x20 { bytes = UnsafeBufferPointer(rebasing: bytes.dropLast()) }
+        }
+        return excludes != lowered.contains { value in
             value.count == bytes.count && zip(value, bytes).allSatisfy { $0 == RowCondition.lower($1) }
         }
     }
@@ -78,7 +84,7 @@ struct ImportPlan {
     /// Column (or key) -> field.
     let mapping: FieldMapping
     /// The rows kept: all conditions hold.
-    let conditions: [RowCondition]
+    var conditions: [RowCondition]
     /// An input with IMDb ids and no titles only updates stored movies.
     let updateOnly: Bool
     /// Whether no column or key (of the first record's) feeds the year, and neither a layout
@@ -106,7 +112,6 @@ struct ImportPlan {
         if !kept.isEmpty {
             parts.append("where " + kept.map { "\($0.name)=\($0.values.map { $0.isEmpty ? "(empty)" : $0 }.joined(separator: ","))" }.joined(separator: " "))
         }
-        if let kinds = conditions.first(where: \.excludes) { parts.append(RowKinds.note(kinds.name)) }
         return parts.isEmpty ? nil : parts.joined(separator: "; ")
     }
 

@@ -24,6 +24,8 @@ public final class Importer {
     private var fileStarted = 0.0
     /// The current input's records with fewer fields than its header, for its report.
     private var shortRows = 0
+    /// The current input's rows left out by conditions, by `RowKinds`' among them, and its column.
+    private var leftOut = (byConditions: 0, byKind: 0, kindColumn: "")
     /// Summary rows left out of the current input: how many, and the first one's line.
     private var summaryRows: (count: Int, first: Int)?
     private static let problemsShown = 20
@@ -187,11 +189,13 @@ public final class Importer {
             addNote("\(NumberText.grouped(shortRows)) row\(shortRows == 1 ? "" : "s") with fewer fields than the header, the missing last ones read as empty")
             shortRows = 0
         }
-        let counts = report.files[last].counts
-        if counts.read > 0 && counts.filtered == counts.read {
+        if leftOut.byKind > 0 { addNote(RowKinds.note(leftOut.kindColumn, count: leftOut.byKind)) }
+        let read = report.files[last].counts.read
+        if read > 0 && leftOut.byConditions == read && leftOut.byKind < read {
             // An export in another language (`Film`, not `movie`) or of shows alone looks alike.
             addNote("every row left out by these conditions (--where COLUMN=* keeps a column's every row)")
         }
+        leftOut = (0, 0, "")
         if let folded = try writer?.endOfInput(), folded.notInserted > 0 {
             report.files[last].counts.inserted -= folded.notInserted
             report.files[last].counts.repeated += folded.repeated
@@ -297,6 +301,9 @@ public final class Importer {
         counts.read = batch.filtered
         counts.filtered = batch.filtered
         shortRows += batch.shortRows
+        leftOut.byConditions += batch.leftOutByConditions
+        leftOut.byKind += batch.leftOutByKind
+        if let column = batch.kindColumn { leftOut.kindColumn = column }
         if let first = batch.summaryRows.first {
             summaryRows = ((summaryRows?.count ?? 0) + batch.summaryRows.count, summaryRows?.first ?? first)
         }

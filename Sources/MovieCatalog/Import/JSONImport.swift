@@ -15,6 +15,9 @@ extension Importer {
             /// the field every row needs.
             var firstKeys: [String] = []
             var requiredSeen: Bool?
+            /// Whether a kind key (`RowKinds`) may still be found: none yet, no layout, not turned off.
+            var kindKeyOpen = false
+            var keysLookedAt: Set<String> = []
             return { batch in
                 guard let record = try reader.next() else {
                     try Importer.checkConditionKeys(plan, seen: conditionKeysSeen, options: options, file: name)
@@ -26,6 +29,7 @@ extension Importer {
                     firstKeys = members.compactMap { if case .object = $0.value { nil } else { $0.key } }
                     let made = ImportPlan.make(keys: firstKeys, options: options)
                     plan = made
+                    kindKeyOpen = made.layout == nil && options.layout == .automatic && !made.conditions.contains(where: \.excludes)
                     batch.note = made.note
                     // Sonarr's series, Trakt's shows: no movies, so nothing is read.
                     if let layout = made.layout, let reason = layout.notMovies {
@@ -33,10 +37,27 @@ extension Importer {
                         return false
                     }
                 }
+                // A key naming each record's kind may first come in a later record (keys looked at
+                // once each, up to a bound).
+                if kindKeyOpen {
+                    for member in members where !keysLookedAt.contains(member.key) {
+                        if keysLookedAt.count < Importer.keysRemembered { keysLookedAt.insert(member.key) }
+                        guard RowKinds.isKindColumn(member.key, options: options) else { continue }
+                        plan!.conditions.append(RowKinds.condition(column: -1, name: member.key))
+                        kindKeyOpen = false
+                        break
+                    }
+                }
                 let plan = plan!
+                var byKind = false
                 if !plan.conditions.isEmpty
-                    && !Importer.passes(members, plan.conditions, seen: &conditionKeysSeen) {
+                    && !Importer.passes(members, plan.conditions, seen: &conditionKeysSeen, byKind: &byKind) {
                     batch.filtered += 1
+                    batch.leftOutByConditions += 1
+                    if byKind {
+                        batch.leftOutByKind += 1
+                        batch.kindColumn = plan.conditions.first(where: \.excludes)?.name
+                    }
                     return true
                 }
                 var cells = [Cell](repeating: .absent, count: MovieField.allCases.count)
@@ -120,8 +141,8 @@ extension Importer {
 
     /// Whether a record's keys hold allowed values for every condition. A missing key fails a
     /// condition `--where` gives; a layout's default applies only where the key is (a Trakt
-    /// export of movies alone has no `type`).
-    static func passes(_ members: [JSONMember], _ conditions: [RowCondition], seen: inout Set<String>) -> Bool {
+    /// export of movies alone has no `type`). `byKind` tells whether `RowKinds`' condition failed.
+    static func passes(_ members: [JSONMember], _ conditions: [RowCondition], seen: inout Set<String>, byKind: inout Bool) -> Bool {
         var passes = true
         for condition in conditions {
             let key = FieldMapping.folded(condition.name)
@@ -132,11 +153,16 @@ extension Importer {
                 continue
             }
             seen.insert(key)
+            let accepted: Bool
             switch member.value {
-            case .string(let text), .number(let text): if !condition.accepts(text) { passes = false }
-            case .bool(let flag): if !condition.accepts(flag ? "true" : "false") { passes = false }
-            case .null: if !condition.excludes { passes = false }
-            case .array, .object: passes = false
+            case .string(let text), .number(let text): accepted = condition.accepts(text)
+            case .bool(let flag): accepted = condition.accepts(flag ? "true" : "false")
+            // A kind that is no text (none, a list of kinds) is no show's.
+            case .null, .array, .object: accepted = condition.excludes
+            }
+            if !accepted {
+                passes = false
+                if condition.excludes { byKind = true }
             }
         }
         return passes

@@ -81,10 +81,11 @@ extension ImportLayout {
             keyColumns: ["SIMKL_ID", "Title", "Type"], absentColumns: [],
             mapping: [("Title", .title), ("Year", .year), ("IMDB_ID", .imdbID)],
             defaultWhere: [("Type", ["movie"])], rules: []),
-    ] + [["Title", "Rating10"], ["Title", "WatchedDate"], ["Title", "LetterboxdURI"]].map { keys in
+    ] + [["Title", "Rating10"], ["Title", "Directors", "WatchedDate"], ["Title", "LetterboxdURI"]].map { keys in
+        // Not a sheet of one's own that has a column of the format's beside public values.
         ImportLayout(
             name: "letterboxd-import", title: "Letterboxd import format layout",
-            keyColumns: keys, absentColumns: ["imdbRating", "Type"],
+            keyColumns: keys, absentColumns: ["imdbRating", "IMDb Rating", "Type", "Genre", "Genres", "Runtime", "Votes"],
             mapping: [("Title", .title), ("Year", .year), ("imdbID", .imdbID)],
             defaultWhere: [], rules: [])
     } + [
@@ -192,7 +193,7 @@ extension ImportLayout {
         ImportLayout(name: "letterboxd-profile", title: "Letterboxd profile layout", keyColumns: ["Date Joined", "Username"],
                      absentColumns: [], mapping: [], defaultWhere: [], rules: [], notMovies: "the account's profile, not movies"),
         ImportLayout(name: "letterboxd-comments", title: "Letterboxd comments layout", keyColumns: ["Date", "Content", "Comment"],
-                     absentColumns: ["Name", "Title"], mapping: [], defaultWhere: [], rules: [], notMovies: "comments, not movies"),
+                     absentColumns: ["Name", "Title", "Movie", "Film", "Year"], mapping: [], defaultWhere: [], rules: [], notMovies: "comments, not movies"),
         ImportLayout(name: "sonarr", title: "Sonarr library layout", keyColumns: ["tvdbId", "seriesType", "titleSlug"],
                      absentColumns: [], mapping: [], defaultWhere: [], rules: [], notMovies: "series, not movies"),
         // The TMDB 5000 dataset's second file, beside its movies: each film's cast and crew.

@@ -21,6 +21,12 @@ struct ParsedBatch: Sendable {
     var moreIgnored = false
     /// Records left out by `--where` (counted, never validated).
     var filtered = 0
+    /// Of those, the ones left out by a condition (a layout's default, `--where`), and by
+    /// `RowKinds`' (shows, episodes) among them: not a Netflix episode's or a sheet's summary row.
+    var leftOutByConditions = 0
+    var leftOutByKind = 0
+    /// The column `RowKinds` left rows out by, once it did.
+    var kindColumn: String?
     /// Records with fewer fields than the header (Excel leaves out empty last ones), read with
     /// the missing ones empty.
     var shortRows = 0
