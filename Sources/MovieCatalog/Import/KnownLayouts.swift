@@ -20,7 +20,7 @@ extension ImportLayout {
             mapping: [("Const", .imdbID), ("Title", .title), ("Year", .year), ("Genres", .genres),
                       ("IMDb Rating", .rating), ("Runtime (mins)", .duration), ("Num Votes", .votes), ("Num. Votes", .votes)],
             // Exports have written both spellings of a TV movie; before 2017 a documentary was a type of its own.
-            // IMDb's sites in other languages write `Film` (Italian, German, French exports).
+            // IMDb's site in Italian writes `Film` (and `Serie TV`, left out).
             defaultWhere: [("Title Type", ["movie", "tvMovie", "TV Movie", "Feature Film", "Documentary", "Film"])], rules: [.zeroIsUnknown(.duration)]),
         ImportLayout(
             name: "letterboxd", title: "Letterboxd export layout",
