@@ -78,7 +78,7 @@ public enum MovieRules {
         if let votes = movie.votes, votes < 0 { return "votes \(votes) is negative" }
         if let minutes = movie.durationMinutes, minutes <= 0 { return "duration \(minutes) is not positive" }
         // certification = upper(certification): upper() changes ASCII a-z only (no ICU).
-        if let certification = movie.certification, certification.utf8.contains(where: { $0 >= 0x61 && $0 <= 0x7A }) {
+        if let certification = movie.certification, certification.withUTF8Bytes({ $0.contains { $0 >= 0x61 && $0 <= 0x7A } }) {
             return "certification \(certification.quotedForMessage) is not upper case"
         }
         // imdb_id GLOB 'tt[0-9]{7}*' AND the rest all digits.
@@ -102,13 +102,13 @@ public enum MovieRules {
     /// Upper case as the schema's `upper()` has it: ASCII a-z only, so every certification it
     /// allows (`é`, `ß`) is its own upper case and reads back unchanged, as filters and imports.
     public static func uppercased(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 >= 97 && $0 <= 122 }) else { return text }
+        guard text.withUTF8Bytes({ $0.contains { $0 >= 97 && $0 <= 122 } }) else { return text }
         return String(decoding: text.utf8.map { $0 >= 97 && $0 <= 122 ? $0 - 32 : $0 }, as: UTF8.self)
     }
 
     /// Cheap test that a name has an ASCII letter or digit (so its slug is not empty).
     static func hasWordCharacter(_ text: String) -> Bool {
-        text.utf8.contains { ($0 >= 48 && $0 <= 57) || ($0 | 0x20 >= 97 && $0 | 0x20 <= 122) }
+        text.withUTF8Bytes { $0.contains { ($0 >= 48 && $0 <= 57) || ($0 | 0x20 >= 97 && $0 | 0x20 <= 122) } }
     }
 
     /// An integer of Int's range, also written as a decimal with a zero fraction (`1994.0`, as

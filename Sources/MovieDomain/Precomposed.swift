@@ -9,7 +9,7 @@ extension String {
     /// bytes: without this `Amélie` typed on one keyboard and on another were two movies, and a
     /// title search in one spelling missed the other.
     public var precomposed: String {
-        if utf8.allSatisfy({ $0 < String.firstComposingByte }) { return self }
+        if withUTF8Bytes({ $0.allSatisfy { $0 < String.firstComposingByte } }) { return self }
         // The standard library's own composition (what its String comparison uses); public,
         // though underscored, as Foundation's wrapper around it costs start-up time.
         let composed = _nfcCodeUnits

@@ -350,8 +350,7 @@ public enum ValueParsing {
     /// `null`, `None`, `NaN`, Excel's `#N/A`: the words pandas reads as missing), which an
     /// import reads as an empty cell rather than a genre or certification named so.
     public static func isNullWord(_ text: String) -> Bool {
-        let utf8 = text.utf8
-        guard let first = utf8.first, utf8.count <= 9, first == UInt8(ascii: "#") || first == UInt8(ascii: "<")
+        guard let (first, count) = text.withUTF8Bytes({ bytes in bytes.first.map { ($0, bytes.count) } }), count <= 9, first == UInt8(ascii: "#") || first == UInt8(ascii: "<")
                 || first == UInt8(ascii: "-") || first | 0x20 == UInt8(ascii: "n") || first | 0x20 == UInt8(ascii: "t")
                 || first == 0xE2 else { return false }
         return nullWords.contains(text.lowercased())

@@ -221,10 +221,10 @@ extension Importer {
                 guard let column = columnOf[field.rawValue] else { return .absent }
                 guard column < record.count else { return .null }
                 guard var text = record.string(column) else { return .invalidUTF8 }
-                if text.utf8.first == 0x22, let unquoted = Importer.unquoted(text, reading.unquoting) { text = unquoted }
+                if text.withUTF8Bytes({ $0.first == 0x22 }), let unquoted = Importer.unquoted(text, reading.unquoting) { text = unquoted }
                 if text.isEmpty || text == reading.nullMarker { return .null }
                 // `0`, `00`, `0.0` (a runtime a dataset wrote as a float), as the JSON rule reads them.
-                if reading.zeroIsUnknown & (1 << field.rawValue) != 0 && text.utf8.contains(0x30) && text.utf8.allSatisfy({ $0 == 0x30 || $0 == 0x2E }) { return .null }
+                if reading.zeroIsUnknown & (1 << field.rawValue) != 0 && text.withUTF8Bytes({ $0.contains(0x30) && $0.allSatisfy { $0 == 0x30 || $0 == 0x2E } }) { return .null }
                 if reading.decimalComma && field == .rating { return .text(text.replacing(",", with: ".")) }
                 return .text(text)
             }

@@ -100,7 +100,7 @@ public enum RowDecoder {
             var trimmed = text.trimmingWhitespace()
             // A table copied from a wiki: footnote marks (`113 minutes[1]`) and a note after a
             // date (`12 September 1998 (Toronto)`) are no part of a value; a title keeps them.
-            if field != .title && !number && trimmed.utf8.last.map({ $0 == UInt8(ascii: "]") || $0 == UInt8(ascii: ")") }) == true {
+            if field != .title && !number && trimmed.withUTF8Bytes({ $0.last == UInt8(ascii: "]") || $0.last == UInt8(ascii: ")") }) {
                 trimmed = ValueParsing.withoutNotes(trimmed, dropParenthesised: field == .year)
             }
             // `N/A` and its kin are empty cells, but in a title (a film may be called `Nan`).
@@ -150,7 +150,7 @@ public enum RowDecoder {
     /// Genre names from one cell: split on `|`, `,` or `;`, trimmed, empty parts dropped; a
     /// cell holding a list as JSON or Python writes it is read as one (`GenreListCell`).
     static func splitGenres(_ text: String) -> [String] {
-        if text.utf8.contains(UInt8(ascii: "[")), let names = GenreListCell.names(text) { return names }
+        if text.withUTF8Bytes({ $0.contains(UInt8(ascii: "[")) }), let names = GenreListCell.names(text) { return names }
         var text = text
         return text.withUTF8 { bytes in
             var names: [String] = []
