@@ -6,11 +6,19 @@ import MovieDomain
 public enum FuzzEntry {
     /// CSV or TSV records, with a row condition, through validation as an import does.
     public static func delimited(_ data: [UInt8], tsv: Bool) {
-        let reader = DelimitedReader(input: ByteReader(streaming: data, name: "fuzz", chunkSize: 64), dialect: tsv ? .tsv : .csv)
+        let input = ByteReader(streaming: data, name: "fuzz", chunkSize: 64)
+        // Half the inputs have their encoding told as a file's is (Windows-1252, UTF-16, late too).
+        if data.count % 3 != 0 {
+            input.encodingSniffed = false
+            input.maySingleByte = true
+        }
+        let reader = DelimitedReader(input: input, dialect: tsv ? .tsv : .csv)
         do {
             guard try reader.next() else { return }
             let header = reader.strings()
-            reader.conditions = [RowCondition(column: 1, name: "kind", values: ["movie", "tvMovie"])]
+            _ = Importer.looksLikeHeader(header)
+            reader.conditions = [RowCondition(column: 1, name: "kind", values: ["movie", "tvMovie"]),
+                                 RowKinds.condition(column: 2, name: "media type")]
             let columnOf = MovieField.allCases.map { $0.rawValue < header.count ? $0.rawValue : nil }
             let plan = ImportPlan(layout: ImportLayout.recognise(header) ?? ImportLayout.named("movielens")!,
                                   mapping: FieldMapping(), conditions: [], updateOnly: data.count % 2 == 0)
@@ -23,12 +31,26 @@ public enum FuzzEntry {
         } catch {}
     }
 
-    /// A JSON array or JSON Lines, record by record, each record's values as cells.
+    /// A JSON array or JSON Lines, record by record, each record's values as cells, then each
+    /// record through the row conditions and validation as an import does (keys to fields by the
+    /// plain aliases, nested ones too).
     public static func json(_ data: [UInt8], lines: Bool) {
         let reader = JSONRecordReader(reader: ByteReader(streaming: data, name: "fuzz", chunkSize: 64), mode: lines ? .lines : .array)
+        let mapping = FieldMapping(sheet: false)
+        let conditions = [RowCondition(column: -1, name: "type", values: ["movie"], given: false), RowKinds.condition(column: -1, name: "media_type")]
+        var seen: Set<String> = []
         do {
             while let record = try reader.next() {
                 for member in record.members { _ = Importer.rawText(Importer.cell(member.value)) }
+                let members = Importer.flattened(record.members)
+                var byKind = false
+                _ = Importer.passes(members, conditions, seen: &seen, byKind: &byKind)
+                var cells = [Cell](repeating: .absent, count: MovieField.allCases.count)
+                for member in members {
+                    if let field = mapping.field(for: member.key) { cells[field.rawValue] = Importer.cell(member.value) }
+                }
+                for rule in [ImportLayout.ValueRule.yearAfterTitle, .zeroIsUnknown(.rating), .imdbIDFromGuids] { rule.apply(to: &cells) }
+                _ = RowDecoder.decode(file: "fuzz", line: record.line) { cells[$0.rawValue] }
             }
         } catch {}
     }
