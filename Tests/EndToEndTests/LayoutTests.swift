@@ -229,35 +229,6 @@ import Testing
         #expect(cut.status == 65 && cut.errorLines.last == "moviecat: error: cut.csv:1: a Letterboxd list export without the films' header (Position,Name,Year,URL) in the records after it", "\(cut)")
     }
 
-    @Test("MovieLens movies.csv: the year leaves the title, articles move to the front, no genres means none")
-    func movielens() throws {
-        let box = try Sandbox()
-        try Self.fixture(box, "movies.csv")
-        let run = try box.moviecat("import", "movies.csv")
-        #expect(run.reports == [ReportLine(file: "movies.csv", read: 8, inserted: 8)], "\(run)")
-        #expect(run.errorLines.contains("movies.csv: MovieLens movies.csv layout"), "\(run)")
-        #expect(try box.rows("SELECT title, ifnull(year, ''), (SELECT count(*) FROM movie_genres WHERE movie_id = m.id) FROM movies m ORDER BY id") == [
-            ["Toy Story", "1995", "5"], ["The American President", "1995", "3"],
-            ["The City of Lost Children (La Cité des enfants perdus)", "1995", "5"],
-            ["Seven (a.k.a. Se7en)", "1995", "2"], ["A Man Who Knew Too Much", "1934", "2"], ["An Apartment", "1960", "1"],
-            ["Black Mirror", "", "0"], ["A Christmas Story Live!", "2017", "0"],
-        ])
-        #expect(try box.sql("SELECT count(*) FROM genres WHERE name LIKE '%no genres%'") == ["0"])
-    }
-
-    @Test("MovieLens titles with a foreign article are the films another list names")
-    func movielensForeignArticles() throws {
-        let box = try Sandbox()
-        try box.write("watched.csv", "Name,Year,Letterboxd URI\nLa Haine,1995,https://boxd.it/1\nLes Misérables,1995,https://boxd.it/2\n")
-        try box.write("movies.csv", "movieId,title,genres\n1,\"Haine, La (1995)\",Crime|Drama\n2,\"Misérables, Les (1995)\",Drama|War\n")
-        #expect(try box.moviecat("import", "watched.csv").status == 0)
-        let run = try box.moviecat("import", "movies.csv")
-        #expect(run.reports == [ReportLine(file: "movies.csv", read: 2, updated: 2)], "\(run)")
-        #expect(try box.rows("SELECT title, year, (SELECT count(*) FROM movie_genres WHERE movie_id = m.id) FROM movies m ORDER BY id") == [
-            ["La Haine", "1995", "2"], ["Les Misérables", "1995", "2"],
-        ])
-    }
-
     @Test("--layout none reads plain aliases only; --layout forces one; an unknown one is a usage error")
     func layoutOption() throws {
         let box = try Sandbox()

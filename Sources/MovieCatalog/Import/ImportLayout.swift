@@ -70,9 +70,19 @@ public struct ImportLayout: Sendable, Equatable {
         case minutesInCertification
         /// Genre names (as slugs) read as other genres (comma-separated codes) or as none (``).
         case genreNames([String: String])
+        /// MovieLens: the movieId read as the IMDb id is looked up in links.csv's ids (none when
+        /// it has no link).
+        case movieLensLinks([String: String])
     }
 
     public static func == (a: ImportLayout, b: ImportLayout) -> Bool { a.name == b.name }
+
+    /// The movielens layout reading each film's IMDb id from links.csv's `links` by its movieId.
+    func linked(_ links: [String: String]) -> ImportLayout {
+        ImportLayout(name: name, title: title + " (IMDb ids from links.csv)", keyColumns: keyColumns, absentColumns: absentColumns,
+                     mapping: mapping + [("movieId", .imdbID)], defaultWhere: defaultWhere,
+                     rules: rules + [.movieLensLinks(links)], notMovies: notMovies, leavesOutEpisodes: leavesOutEpisodes)
+    }
 
     /// Every layout's name, once each (Trakt's is recognised by several first records).
     public static var names: [String] {

@@ -80,6 +80,8 @@ public struct ImportOptions: Sendable {
     /// For tests: the most pages the title index built alongside may use (`PRAGMA
     /// max_page_count` of its scratch database), so that building it fails as a full disk would.
     var titleScratchPages: Int?
+    /// MovieLens's links.csv read ahead of the inputs (movieId -> imdbId), for its movies.csv.
+    var movieLensLinks: [String: String] = [:]
 
     /// Creates the default options.
     public init() {}

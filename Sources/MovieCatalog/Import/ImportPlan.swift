@@ -153,7 +153,8 @@ struct ImportPlan {
     static func make(header rawHeader: [String], source: String, options: ImportOptions) throws -> (plan: ImportPlan, columns: [MovieField: Int], ignored: [String]) {
         let header = rawHeader.map { $0.trimmingWhitespace() }
         let found = ImportPlan.quotedList(rawHeader)
-        let layout = Self.layout(for: header, choice: options.layout)
+        var layout = Self.layout(for: header, choice: options.layout)
+        if layout?.name == "movielens", !options.movieLensLinks.isEmpty { layout = layout?.linked(options.movieLensLinks) }
         let mapping = FieldMapping(overrides: options.mapping.overrides, layout: layout)
         var conditions: [RowCondition] = []
         for (column, values, given) in clauses(layout: layout, wheres: options.wheres) {

@@ -13,7 +13,9 @@ public struct ImportInput {
 /// Imports movie lists into a catalog: one transaction for all files, streamed, validated, de-duplicated.
 public final class Importer {
     private let catalog: Catalog
-    let options: ImportOptions
+    private(set) var options: ImportOptions
+    /// Whether a MovieLens movies.csv took the ids of a links.csv read first.
+    private var linksUsed = false
     private let progress: Progress
     var report = ImportReport()
     private var writer: ImportWriter?
@@ -96,13 +98,24 @@ public final class Importer {
 
     /// Imports opened inputs in one transaction; throws and writes nothing on failure.
     public func run(_ opened: [ImportInput]) throws -> ImportReport {
-        let inputs = opened.map { ($0.reader, $0.format) }
+        var inputs = opened.map { ($0.reader, $0.format) }
         let db = catalog.db
         let started = monotonicSeconds()
         var committing = started
         // Index builds sort with helper threads (measured: a third less time on two cores).
         try? db.execute("PRAGMA threads = 4")
         do {
+            // MovieLens's links.csv is read first: its movies.csv, wherever it comes, takes the ids.
+            let (links, linkCounts) = try MovieLensLinks.read(inputs)
+            for (index, count) in linkCounts.sorted(by: { $0.key < $1.key }) {
+                report.files.append(ImportReport.File(name: inputs[index].0.name))
+                report.files[report.files.count - 1].note = "MovieLens links.csv layout: \(NumberText.grouped(count)) IMDb id\(count == 1 ? "" : "s"), "
+                    + "read first for the films of the MovieLens movies.csv imported with it"
+            }
+            if !linkCounts.isEmpty {
+                options.movieLensLinks = links
+                inputs = inputs.enumerated().filter { linkCounts[$0.offset] == nil }.map(\.element)
+            }
             // Each input is bulk-loaded when large beside the catalog as the inputs before it
             // leave it (estimated from their sizes). Counted before the transaction, as foreign
             // keys (off for a bulk load) are set outside it; the count only steers speed.
@@ -129,6 +142,11 @@ public final class Importer {
                     for (index, (input, format)) in inputs.enumerated() {
                         if index > 0 { try self.writer?.beginInput(bulk: bulkInputs[index]) }
                         try self.importInput(input, format: format)
+                    }
+                    if !linkCounts.isEmpty && !self.linksUsed {
+                        for index in self.report.files.indices where self.report.files[index].note?.hasPrefix("MovieLens links.csv layout") == true {
+                            self.report.files[index].note? += " (none was: import them together)"
+                        }
                     }
                     if self.report.problemCount > 0 && !self.options.skipInvalid { throw self.invalidRowsError() }
                     try self.writer?.finish()
@@ -336,6 +354,7 @@ public final class Importer {
 
     /// Records how the current file is read: its layout, `--where` and ignored columns.
     func describe(_ plan: ImportPlan, ignored: [String]) {
+        if plan.layout?.name == "movielens" && !options.movieLensLinks.isEmpty { linksUsed = true }
         report.files[report.files.count - 1].note = plan.note
         ignore(ignored)
     }

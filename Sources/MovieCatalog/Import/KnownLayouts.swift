@@ -194,6 +194,10 @@ extension ImportLayout {
                      absentColumns: [], mapping: [], defaultWhere: [], rules: [], notMovies: "the account's profile, not movies"),
         ImportLayout(name: "letterboxd-comments", title: "Letterboxd comments layout", keyColumns: ["Date", "Content", "Comment"],
                      absentColumns: ["Name", "Title", "Movie", "Film", "Year"], mapping: [], defaultWhere: [], rules: [], notMovies: "comments, not movies"),
+        // MovieLens's links.csv: read ahead of its movies.csv when imported with it (MovieLensLinks).
+        ImportLayout(name: MovieLensLinks.layout, title: "MovieLens links.csv layout", keyColumns: ["movieId", "imdbId", "tmdbId"],
+                     absentColumns: ["title"], mapping: [], defaultWhere: [], rules: [],
+                     notMovies: "the IMDb ids of a movies.csv's films, not movies: import it with its movies.csv (moviecat import movies.csv links.csv)"),
         ImportLayout(name: "sonarr", title: "Sonarr library layout", keyColumns: ["tvdbId", "seriesType", "titleSlug"],
                      absentColumns: [], mapping: [], defaultWhere: [], rules: [], notMovies: "series, not movies"),
         // The TMDB 5000 dataset's second file, beside its movies: each film's cast and crew.

@@ -72,6 +72,10 @@ extension ImportLayout.ValueRule {
             if case .text(let text) = cells[MovieField.certification.rawValue], text.hasPrefix(word) {
                 cells[MovieField.certification.rawValue] = .text(String(text.dropFirst(word.count)))
             }
+        case .movieLensLinks(let links):
+            if case .text(let movieID) = cells[MovieField.imdbID.rawValue] {
+                cells[MovieField.imdbID.rawValue] = links[movieID.trimmingWhitespace()].map(Cell.text) ?? .null
+            }
         case .genreIDs(let names):
             if case .numbers(let ids) = cells[MovieField.genres.rawValue] {
                 cells[MovieField.genres.rawValue] = .list(ids.compactMap { names[$0] })
