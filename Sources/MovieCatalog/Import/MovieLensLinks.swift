@@ -29,14 +29,10 @@ enum MovieLensLinks {
         return (links, read)
     }
 
-    /// The names on the first line of `bytes` (a CSV's start: a byte order mark, quotes and a CR
-    /// left out), enough to tell links.csv's header.
+    /// The names on the first line of `bytes` (a CSV's start), read as the import reads a header
+    /// (none when it is cut short: another file's long first line).
     static func header(_ bytes: [UInt8]) -> [String] {
-        var line = bytes.prefix { $0 != 0x0A }[...]
-        if line.starts(with: [0xEF, 0xBB, 0xBF]) { line = line.dropFirst(3) }
-        if line.last == 0x0D { line = line.dropLast() }
-        return line.split(separator: 0x2C, omittingEmptySubsequences: false).map {
-            String(decoding: $0.filter { $0 != 0x22 }, as: UTF8.self).trimmingWhitespace()
-        }
+        let reader = DelimitedReader(input: ByteReader(streaming: bytes, name: "header"), dialect: .csv)
+        return (try? reader.next()) == true ? reader.strings().map { $0.trimmingWhitespace() } : []
     }
 }
