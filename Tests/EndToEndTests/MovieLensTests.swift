@@ -60,4 +60,33 @@ import Testing
         #expect(run.status == 0 && run.errorLines.contains("links.csv: MovieLens links.csv layout: 2 IMDb ids, read first for the films of the MovieLens movies.csv imported with it (none was: import them together)"), "\(run)")
         #expect(try alone.sql("SELECT count(*) FROM movies") == ["0"])
     }
+
+    @Test("links.csv: a row cut short links nothing, an IMDb id that is none names its line (or is left out with --skip-invalid), TSV too; a movies file with ids of its own keeps them")
+    func linksEdges() throws {
+        let movies = "movieId,title,genres\n1,Toy Story (1995),Adventure\n2,Jumanji (1995),Adventure\n4,Heat (1995),Action\n"
+        let box = try Sandbox()
+        try box.write("movies.csv", movies)
+        // Cut short: `4` alone links Heat to nothing (earlier builds read another row's id, or crashed).
+        try box.write("links.csv", "movieId,imdbId,tmdbId\n123456789012345\n1,0114709,862\n2,0113497,8844\n4\n")
+        let cut = try box.moviecat("import", "movies.csv", "links.csv")
+        #expect(cut.status == 0 && cut.errorLines.contains { $0.hasPrefix("links.csv: MovieLens links.csv layout: 2 IMDb ids,") }, "\(cut)")
+        #expect(try box.rows("SELECT title, ifnull(imdb_id, '') FROM movies ORDER BY title") == [["Heat", ""], ["Jumanji", "tt0113497"], ["Toy Story", "tt0114709"]])
+        // An IMDb id that is none: the error names links.csv and its line, nothing is imported.
+        let bad = try Sandbox()
+        try bad.write("movies.csv", movies)
+        try bad.write("links.tsv", "movieId\timdbId\ttmdbId\n1\t0114709\t862\n4\ttt12x\t949\n")
+        let refused = try bad.moviecat("import", "movies.csv", "links.tsv")
+        #expect(refused.status == 65 && refused.errorLines.last == "moviecat: error: links.tsv:3: imdbId: 'tt12x' is not an IMDb id (tt0111161, its digits, or an imdb.com/title/ URL)", "\(refused)")
+        #expect(try bad.sql("SELECT count(*) FROM movies") == ["0"])
+        let skipped = try bad.moviecat("import", "movies.csv", "links.tsv", "--skip-invalid")
+        #expect(skipped.status == 0 && skipped.errorLines.contains("links.tsv: MovieLens links.csv layout: 1 IMDb id (1 that are none left out), read first for the films of the MovieLens movies.csv imported with it"), "\(skipped)")
+        #expect(try bad.rows("SELECT title, ifnull(imdb_id, '') FROM movies ORDER BY title") == [["Heat", ""], ["Jumanji", ""], ["Toy Story", "tt0114709"]])
+        // A movies file that carries its own ids keeps them; links.csv gives none.
+        let own = try Sandbox()
+        try own.write("movies.csv", "movieId,title,genres,imdbId\n1,Toy Story (1995),Adventure,tt0114709\n")
+        try own.write("links.csv", "movieId,imdbId,tmdbId\n1,0113497,8844\n")
+        let kept = try own.moviecat("import", "movies.csv", "links.csv")
+        #expect(kept.status == 0 && kept.errorLines.contains { $0.hasSuffix("(none was: import them together)") }, "\(kept)")
+        #expect(try own.sql("SELECT imdb_id FROM movies") == ["tt0114709"])
+    }
 }

@@ -43,7 +43,7 @@ import Testing
         ([0x41, 0x0D, 0xE9, 0x0A], "windows1252"),
     ])
     func detection(_ bytes: [UInt8], _ expected: String) {
-        let found = bytes.withUnsafeBufferPointer(SingleByteEncoding.detect)
+        let found = bytes.withUnsafeBufferPointer { SingleByteEncoding.detect($0) }
         #expect(found.map { "\($0)" } ?? "utf8" == expected)
     }
 
@@ -66,13 +66,31 @@ import Testing
         #expect(out == Array(text.utf8))
     }
 
-    @Test("a first accent past the first 64 KiB still tells the encoding: Windows-1252 read so from there, UTF-8 kept",
-          arguments: [1, 7, 64, 4096, 1 << 20], [false, true])
-    func lateAccent(_ size: Int, _ utf8: Bool) throws {
+    @Test("a first accent past the first 64 KiB still tells the encoding, from as many bytes as the first 64 KiB would: Windows-1252, Mac Roman (lines ending in CR), UTF-8, UTF-8 with a broken byte first, Windows-1252 at the very end",
+          arguments: [1, 7, 64, 4096, 1 << 20], ["windows1252", "macRoman", "utf8", "brokenThenUTF8", "lastByte"])
+    func lateAccent(_ size: Int, _ kind: String) throws {
         // 70,016 ASCII bytes (a multiple of 64: the accent begins a chunk), then accents.
-        let text = "title,year\n" + String(repeating: "A film of no accent at all,1999\n", count: 2188).dropLast(10 + 1) + "\n"
-            + (0..<50).map { "Caf\u{E9} \u{201C}\($0)\u{201D},2001\n" }.joined()
-        let bytes = utf8 ? Array(text.utf8) : [UInt8](text.data(using: .windowsCP1252)!)
+        let end = kind == "macRoman" ? "\r" : "\n"
+        let ascii = "title,year" + end + String(repeating: "A film of no accent at all,1999" + end, count: 2188).dropLast(10 + 1) + end
+        let accents = (0..<50).map { "Caf\u{E9} \u{201C}\($0)\u{201D},2001" + end }.joined()
+        let macBytes: [Character: UInt8] = ["\u{E9}": 0x8E, "\u{201C}": 0xD2, "\u{201D}": 0xD3]
+        let bytes: [UInt8], expected: [UInt8], encoding: SingleByteEncoding?
+        switch kind {
+        case "windows1252":
+            (bytes, expected, encoding) = ([UInt8]((ascii + accents).data(using: .windowsCP1252)!), Array((ascii + accents).utf8), .windows1252)
+        case "macRoman":
+            let mac = Array(ascii.utf8) + accents.flatMap { macBytes[$0].map { [$0] } ?? Array(String($0).utf8) }
+            (bytes, expected, encoding) = (mac, Array((ascii + accents).utf8), .macRoman)
+        case "brokenThenUTF8":
+            // One broken byte, valid UTF-8 a little later: UTF-8, the broken row refused alone.
+            let broken = Array(ascii.utf8) + Array("Bad ".utf8) + [0xE9] + Array(" one,2001\n".utf8) + Array(accents.utf8)
+            (bytes, expected, encoding) = (broken, broken, nil)
+        case "lastByte":
+            // A lead byte cut by the end of the input begins no UTF-8.
+            (bytes, expected, encoding) = (Array(ascii.utf8) + Array("2001,Caf".utf8) + [0xE9], Array((ascii + "2001,Caf\u{E9}").utf8), .windows1252)
+        default:
+            (bytes, expected, encoding) = (Array((ascii + accents).utf8), Array((ascii + accents).utf8), nil)
+        }
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("late-accent-\(UUID().uuidString).csv").path
         _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
         defer { try? FileManager.default.removeItem(atPath: path) }
@@ -81,8 +99,8 @@ import Testing
         reader.maySingleByte = true
         var out: [UInt8] = []
         while let byte = try reader.next() { out.append(byte) }
-        #expect(reader.singleByte == (utf8 ? nil : .windows1252))
-        let same = out == Array(text.utf8)
+        #expect(reader.singleByte == encoding)
+        let same = out == expected
         #expect(same, "\(String(decoding: out.suffix(40), as: UTF8.self))")
     }
 }

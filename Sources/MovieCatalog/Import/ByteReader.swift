@@ -59,6 +59,8 @@ public final class ByteReader {
     /// Whether every byte handed out so far was ASCII, after a first 64 KiB that told no encoding:
     /// the first byte of 0x80 and above still tells one (a long list whose first accent comes late).
     private var asciiSoFar = false
+    /// How the first 64 KiB's lines ended, for an encoding told later (Mac Roman ends them in CR).
+    private var headLineEnds = (loneCR: false, lineFeed: false)
     /// Bytes read before UTF-16 was turned into UTF-8 (progress is against the file's size).
     private var utf16BytesRead = 0
     /// UTF-16 bytes as read, 64 KiB at a time (allocated when the input is UTF-16).
@@ -203,15 +205,17 @@ public final class ByteReader {
         while i < count && bytes[i] < 0x80 { i += 1 }
         guard i < count else { return count }
         asciiSoFar = false
+        // Told from as many bytes as the first 64 KiB would have been: what was read from the
+        // first byte of 0x80 and above on, read on to 64 KiB (a read may end just after it).
         var rest = Array(UnsafeBufferPointer(start: bytes + i, count: count - i))
-        // A sequence cut by the end of what was read tells nothing yet: its next bytes do.
-        var more: [UInt8] = [0, 0, 0, 0]
-        while SingleByteEncoding.isCut(rest) {
-            let n = try more.withUnsafeMutableBufferPointer { try readPlain(into: $0.baseAddress!, count: $0.count) }
-            if n == 0 { break }
+        var more = [UInt8](repeating: 0, count: 1 << 16)
+        var atEnd = false
+        while rest.count < 1 << 16 {
+            let n = try more.withUnsafeMutableBufferPointer { try readPlain(into: $0.baseAddress!, count: (1 << 16) - rest.count) }
+            if n == 0 { atEnd = true; break }
             rest += more[..<n]
         }
-        singleByte = rest.withUnsafeBufferPointer(SingleByteEncoding.detect)
+        singleByte = rest.withUnsafeBufferPointer { SingleByteEncoding.detect($0, atEnd: atEnd, linesBefore: headLineEnds) }
         // Read again from its first byte, through the one-byte encoding if any (it may grow threefold).
         pushBack = rest + pushBack
         return i
@@ -245,10 +249,11 @@ public final class ByteReader {
         let sniffStarted = monotonicSeconds()
         var head = [UInt8](repeating: 0, count: 1 << 16)
         var filled = 0
+        var ended = false
         while filled < head.count {
             let n = try head.withUnsafeMutableBufferPointer { try readPlain(into: $0.baseAddress! + filled, count: $0.count - filled) }
             filled += n
-            if n == 0 { break }
+            if n == 0 { ended = true; break }
             // A pipe: more while it is all ASCII so far and more comes within a second in all
             // (a stalled pipe must not hold up an import that may already fail on what came).
             if totalBytes == nil {
@@ -260,8 +265,9 @@ public final class ByteReader {
         }
         head.removeSubrange(filled...)
         utf16 = head.withUnsafeBufferPointer(UTF16Text.detect)
-        singleByte = maySingleByte && utf16 == nil ? head.withUnsafeBufferPointer(SingleByteEncoding.detect) : nil
+        singleByte = maySingleByte && utf16 == nil ? head.withUnsafeBufferPointer { SingleByteEncoding.detect($0, atEnd: ended) } : nil
         asciiSoFar = maySingleByte && utf16 == nil && singleByte == nil && !head.contains { $0 >= 0x80 }
+        if asciiSoFar { headLineEnds = SingleByteEncoding.lineEnds(head) }
         pushBack = head
     }
 

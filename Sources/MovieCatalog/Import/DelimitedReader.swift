@@ -81,8 +81,9 @@ public final class DelimitedReader {
         }
     }
 
-    /// Field `index` as text, or nil when it is not valid UTF-8.
-    public func string(_ index: Int) -> String? { withRecord { $0.string(index) } }
+    /// Field `index` as text, or nil when it is not valid UTF-8 or the record has no such field
+    /// (a row cut short).
+    public func string(_ index: Int) -> String? { withRecord { index < $0.count ? $0.string(index) : nil } }
 
     /// All fields of the current record as text, for headers and rejects: a byte that is not
     /// UTF-8 is written `\xFF`, so messages quoting it show it and cannot be driven by it.

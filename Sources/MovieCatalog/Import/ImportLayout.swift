@@ -77,6 +77,9 @@ public struct ImportLayout: Sendable, Equatable {
 
     public static func == (a: ImportLayout, b: ImportLayout) -> Bool { a.name == b.name }
 
+    /// Whether the layout reads IMDb ids through a links.csv (`linked`).
+    var readsLinks: Bool { rules.contains { if case .movieLensLinks = $0 { true } else { false } } }
+
     /// The movielens layout reading each film's IMDb id from links.csv's `links` by its movieId.
     func linked(_ links: [String: String]) -> ImportLayout {
         ImportLayout(name: name, title: title + " (IMDb ids from links.csv)", keyColumns: keyColumns, absentColumns: absentColumns,

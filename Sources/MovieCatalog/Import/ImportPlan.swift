@@ -154,7 +154,11 @@ struct ImportPlan {
         let header = rawHeader.map { $0.trimmingWhitespace() }
         let found = ImportPlan.quotedList(rawHeader)
         var layout = Self.layout(for: header, choice: options.layout)
-        if layout?.name == "movielens", !options.movieLensLinks.isEmpty { layout = layout?.linked(options.movieLensLinks) }
+        // links.csv's ids, read by movieId, for a movies.csv with no IMDb id of its own.
+        if layout?.name == "movielens", !options.movieLensLinks.isEmpty, options.mapping.overrides[.imdbID] == nil,
+           !header.contains(where: { FieldMapping(overrides: options.mapping.overrides, layout: layout).field(for: $0) == .imdbID }) {
+            layout = layout?.linked(options.movieLensLinks)
+        }
         let mapping = FieldMapping(overrides: options.mapping.overrides, layout: layout)
         var conditions: [RowCondition] = []
         for (column, values, given) in clauses(layout: layout, wheres: options.wheres) {

@@ -106,10 +106,13 @@ public final class Importer {
         try? db.execute("PRAGMA threads = 4")
         do {
             // MovieLens's links.csv is read first: its movies.csv, wherever it comes, takes the ids.
-            let (links, linkCounts) = try MovieLensLinks.read(inputs)
-            for (index, count) in linkCounts.sorted(by: { $0.key < $1.key }) {
+            // (Not where layouts are off, or another is forced: links.csv is then read as such.)
+            let readsLinks = options.layout == .automatic || options.layout == .forced(ImportLayout.named("movielens")!)
+            let (links, linkCounts) = readsLinks ? try MovieLensLinks.read(inputs, skipInvalid: options.skipInvalid) : ([:], [:])
+            for (index, read) in linkCounts.sorted(by: { $0.key < $1.key }) {
                 report.files.append(ImportReport.File(name: inputs[index].0.name))
-                report.files[report.files.count - 1].note = "MovieLens links.csv layout: \(NumberText.grouped(count)) IMDb id\(count == 1 ? "" : "s"), "
+                let leftOut = read.leftOut > 0 ? " (\(NumberText.grouped(read.leftOut)) that are none left out)" : ""
+                report.files[report.files.count - 1].note = "MovieLens links.csv layout: \(NumberText.grouped(read.linked)) IMDb id\(read.linked == 1 ? "" : "s")\(leftOut), "
                     + "read first for the films of the MovieLens movies.csv imported with it"
             }
             if !linkCounts.isEmpty {
@@ -354,7 +357,7 @@ public final class Importer {
 
     /// Records how the current file is read: its layout, `--where` and ignored columns.
     func describe(_ plan: ImportPlan, ignored: [String]) {
-        if plan.layout?.name == "movielens" && !options.movieLensLinks.isEmpty { linksUsed = true }
+        if plan.layout?.readsLinks == true { linksUsed = true }
         report.files[report.files.count - 1].note = plan.note
         ignore(ignored)
     }

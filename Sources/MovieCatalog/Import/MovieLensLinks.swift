@@ -6,33 +6,47 @@ enum MovieLensLinks {
     /// The layout links.csv is recognised by (alone, it is skipped and says how to import it).
     static let layout = "movielens-links"
 
-    /// Reads every links.csv among `inputs` (CSV files whose header is that layout's) whole:
-    /// movieId -> imdbId as written (`0114709`), and for each input read, how many links it had.
-    static func read(_ inputs: [(ByteReader, ImportFormat)]) throws -> (links: [String: String], read: [Int: Int]) {
+    /// What one links file gave: the films it linked, and the links left out (`--skip-invalid`).
+    struct Read {
+        var linked = 0, leftOut = 0
+    }
+
+    /// Reads every links.csv among `inputs` (CSV or TSV files whose header is that layout's)
+    /// whole: movieId -> IMDb id (`0114709` read as tt0114709), and what each input read gave.
+    /// An IMDb id that is none is an error naming its line, or left out with `skipInvalid`.
+    static func read(_ inputs: [(ByteReader, ImportFormat)], skipInvalid: Bool) throws -> (links: [String: String], read: [Int: Read]) {
         var links: [String: String] = [:]
-        var read: [Int: Int] = [:]
-        for (index, (input, format)) in inputs.enumerated() where format == .csv {
-            guard ImportLayout.recognise(header(try input.peek(1 << 12)))?.name == layout else { continue }
-            let reader = DelimitedReader(input: input, dialect: .csv)
+        var read: [Int: Read] = [:]
+        for (index, (input, format)) in inputs.enumerated() where format == .csv || format == .tsv {
+            let dialect: DelimitedReader.Dialect = format == .tsv ? .tsv : .csv
+            guard ImportLayout.recognise(header(try input.peek(1 << 12), dialect))?.name == layout else { continue }
+            let reader = DelimitedReader(input: input, dialect: dialect)
             guard try reader.next() else { continue }
             let names = reader.strings().map { $0.trimmingWhitespace().lowercased() }
             guard let movieID = names.firstIndex(of: "movieid"), let imdbID = names.firstIndex(of: "imdbid") else { continue }
-            var count = 0
+            var result = Read()
             while try reader.next() {
                 guard let movie = reader.string(movieID)?.trimmingWhitespace(), let imdb = reader.string(imdbID)?.trimmingWhitespace(),
                       !movie.isEmpty, !imdb.isEmpty else { continue }
-                links[movie] = imdb
-                count += 1
+                switch MovieRules.value(.imdbID, from: imdb) {
+                case .success(.text(let id)):
+                    if links.updateValue(id, forKey: movie) == nil { result.linked += 1 }
+                case .success:
+                    continue
+                case .failure(let violation):
+                    guard skipInvalid else { throw CatalogError(.dataError, "\(input.name):\(reader.recordLine): imdbId: \(violation.reason)") }
+                    result.leftOut += 1
+                }
             }
-            read[index] = count
+            read[index] = result
         }
         return (links, read)
     }
 
     /// The names on the first line of `bytes` (a CSV's start), read as the import reads a header
     /// (none when it is cut short: another file's long first line).
-    static func header(_ bytes: [UInt8]) -> [String] {
-        let reader = DelimitedReader(input: ByteReader(streaming: bytes, name: "header"), dialect: .csv)
+    static func header(_ bytes: [UInt8], _ dialect: DelimitedReader.Dialect) -> [String] {
+        let reader = DelimitedReader(input: ByteReader(streaming: bytes, name: "header"), dialect: dialect)
         return (try? reader.next()) == true ? reader.strings().map { $0.trimmingWhitespace() } : []
     }
 }

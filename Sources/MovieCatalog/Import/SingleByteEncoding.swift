@@ -18,11 +18,13 @@ enum SingleByteEncoding: Sendable {
     /// valid or not: a surrogate's three bytes too; a UTF-8 file with one broken byte stays UTF-8,
     /// its broken rows reported). Mac Roman where lines end in CR alone (classic Mac files), or
     /// where bytes Windows-1252 leaves undefined occur (Mac Roman's `ç`, `è`, `ê`, `ù`, `Å`);
-    /// else Windows-1252.
-    static func detect(_ bytes: UnsafeBufferPointer<UInt8>) -> SingleByteEncoding? {
+    /// else Windows-1252. `atEnd`: the input ends with these bytes (a lead byte cut by its end
+    /// is no UTF-8); `linesBefore`: how the lines of the ASCII text before them ended.
+    static func detect(_ bytes: UnsafeBufferPointer<UInt8>, atEnd: Bool = false,
+                       linesBefore: (loneCR: Bool, lineFeed: Bool) = (false, false)) -> SingleByteEncoding? {
         // UTF-16 or UTF-32 (a byte order mark, NUL bytes) is told apart elsewhere.
         if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) || bytes.contains(0) { return nil }
-        var invalid = false, undefinedIn1252 = false, loneCR = false, lineFeed = false
+        var invalid = false, undefinedIn1252 = false, loneCR = linesBefore.loneCR, lineFeed = linesBefore.lineFeed
         var i = 0
         while i < bytes.count {
             let lead = bytes[i]
@@ -38,7 +40,7 @@ enum SingleByteEncoding: Sendable {
             }
             // A sequence cut by the end of what was read (continuation bytes up to it) says
             // nothing either way.
-            if length > 0 && i + length > bytes.count && bytes[(i + 1)...].allSatisfy({ $0 & 0xC0 == 0x80 }) { break }
+            if !atEnd && length > 0 && i + length > bytes.count && bytes[(i + 1)...].allSatisfy({ $0 & 0xC0 == 0x80 }) { break }
             invalid = true
             if undefined1252.contains(lead) { undefinedIn1252 = true }
             i += 1
@@ -47,12 +49,11 @@ enum SingleByteEncoding: Sendable {
         return undefinedIn1252 || (loneCR && !lineFeed) ? .macRoman : .windows1252
     }
 
-    /// Whether `bytes` begin with a UTF-8 lead byte whose sequence they cut short (its continuation
-    /// bytes up to their end): nothing tells yet whether it is UTF-8.
-    static func isCut(_ bytes: [UInt8]) -> Bool {
-        guard let lead = bytes.first else { return false }
-        let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 0
-        return length > bytes.count && bytes.dropFirst().allSatisfy { $0 & 0xC0 == 0x80 }
+    /// How lines end in `bytes`: some in CR alone, some in LF.
+    static func lineEnds(_ bytes: [UInt8]) -> (loneCR: Bool, lineFeed: Bool) {
+        var loneCR = false
+        for (i, byte) in bytes.enumerated() where byte == 0x0D && (i + 1 == bytes.count || bytes[i + 1] != 0x0A) { loneCR = true; break }
+        return (loneCR, bytes.contains(0x0A))
     }
 
     /// The five bytes Windows-1252 leaves undefined.
