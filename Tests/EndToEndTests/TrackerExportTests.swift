@@ -131,6 +131,12 @@ import Testing
         #expect(run.status == 0 && run.reports == [ReportLine(file: "ViewingActivity.csv", read: 5, inserted: 1, repeated: 1, filtered: 3)], "\(run)")
         #expect(run.errorLines.contains("ViewingActivity.csv: Netflix viewing activity layout (trailers, previews and series' episodes left out); where Supplemental Video Type=(empty)"), "\(run)")
         #expect(try LayoutTests.catalog(box) == [["The Da Vinci Code", "", "", "", "", "", ""]])
+        // The request's other files are said and skipped: the whole folder imports in one command.
+        try box.write("Ratings.csv", "Profile Name,Title Name,Rating Type,Star Value,Thumbs Value,Device Model,Event Utc Ts,Region View Date\nUser1,Slow Horses,Thumbs,0,2,Web,2026-09-14T12:00:00Z,9/14/26\n")
+        try box.write("SearchHistory.csv", "Profile Name,Query Typed,Utc Timestamp\nUser1,heat,2026-01-01\n")
+        let folder = try box.moviecat("import", "Ratings.csv", "SearchHistory.csv", "ViewingActivity.csv")
+        #expect(folder.status == 0 && folder.errorLines.filter { $0.contains("Netflix data request layout: shows and films alike") }.count == 2, "\(folder)")
+        #expect(try box.sql("SELECT count(*) FROM movies") == ["1"])
     }
 
     @Test("files in Letterboxd's import format without an IMDb id (FilmAffinity's and MUBI's converters) are known by Rating10 or WatchedDate; their Rating is the owner's")

@@ -189,6 +189,11 @@ extension ImportLayout {
         ImportLayout(name: name, title: "IMDb \(file) layout", keyColumns: keys, absentColumns: [],
                      mapping: [], defaultWhere: [], rules: [], notMovies: "\(holds), not movies")
     } + [
+        // The other files of Netflix's data request (Ratings.csv, MyList.csv: `Title Name`, shows
+        // and films alike with nothing to tell them apart; SearchHistory.csv...).
+        ImportLayout(name: "netflix-account", title: "Netflix data request layout", keyColumns: ["Profile Name"],
+                     absentColumns: ["Start Time", "Title", "Name", "Movie", "Film", "Year"], mapping: [], defaultWhere: [], rules: [],
+                     notMovies: "shows and films alike with nothing to tell them apart, or none (ViewingActivity.csv holds the films watched)"),
         // The other files of Letterboxd's export, beside its films: `import *.csv` reads them all.
         ImportLayout(name: "letterboxd-profile", title: "Letterboxd profile layout", keyColumns: ["Date Joined", "Username"],
                      absentColumns: [], mapping: [], defaultWhere: [], rules: [], notMovies: "the account's profile, not movies"),
