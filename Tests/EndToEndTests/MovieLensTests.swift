@@ -53,6 +53,21 @@ import Testing
             #expect(try box.moviecat("import", "title.ratings.tsv").status == 0)
             #expect(try box.sql("SELECT rating FROM movies WHERE title = 'Toy Story'") == ["8.3"])
         }
+        // A whole MovieLens folder in one command: its users' ratings and tags are said and skipped.
+        let folder = try Sandbox()
+        try folder.write("movies.csv", movies)
+        try folder.write("links.csv", links)
+        try folder.write("ratings.csv", "userId,movieId,rating,timestamp\n1,1,4.0,964982703\n")
+        try folder.write("tags.csv", "userId,movieId,tag,timestamp\n2,1,pixar,1445714994\n")
+        try folder.write("genome-tags.csv", "tagId,tag\n1,007\n")
+        let all = try folder.moviecat("import", "genome-tags.csv", "links.csv", "movies.csv", "ratings.csv", "tags.csv")
+        #expect(all.status == 0 && all.reports.contains(ReportLine(file: "movies.csv", read: 3, inserted: 3)), "\(all)")
+        for line in ["ratings.csv: MovieLens ratings.csv layout: its users' ratings, not movies; skipped (--layout none reads its columns)",
+                     "tags.csv: MovieLens tags.csv layout: its users' tags, not movies; skipped (--layout none reads its columns)",
+                     "genome-tags.csv: MovieLens genome-tags.csv layout: the tag genome's tags, not movies; skipped (--layout none reads its columns)"] {
+            #expect(all.errorLines.contains(line), "\(all)")
+        }
+        #expect(try folder.sql("SELECT count(*) FROM movies WHERE imdb_id IS NOT NULL") == ["2"])
         // Alone, links.csv says how to import it, and imports nothing.
         let alone = try Sandbox()
         try alone.write("links.csv", links)

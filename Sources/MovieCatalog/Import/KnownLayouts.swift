@@ -188,6 +188,15 @@ extension ImportLayout {
     ] as [(String, String, [String], String)]).map { name, file, keys, holds in
         ImportLayout(name: name, title: "IMDb \(file) layout", keyColumns: keys, absentColumns: [],
                      mapping: [], defaultWhere: [], rules: [], notMovies: "\(holds), not movies")
+    } + ([
+        // MovieLens's other files, beside movies.csv and links.csv: `import *.csv` reads its films.
+        ("movielens-user-ratings", "ratings.csv", ["userId", "movieId", "rating", "timestamp"], "its users' ratings"),
+        ("movielens-tags", "tags.csv", ["userId", "movieId", "tag", "timestamp"], "its users' tags"),
+        ("movielens-genome-scores", "genome-scores.csv", ["movieId", "tagId", "relevance"], "the tag genome's scores"),
+        ("movielens-genome-tags", "genome-tags.csv", ["tagId", "tag"], "the tag genome's tags"),
+    ] as [(String, String, [String], String)]).map { name, file, keys, holds in
+        ImportLayout(name: name, title: "MovieLens \(file) layout", keyColumns: keys, absentColumns: ["title"],
+                     mapping: [], defaultWhere: [], rules: [], notMovies: "\(holds), not movies")
     } + [
         // The other files of Netflix's data request (Ratings.csv, MyList.csv: `Title Name`, shows
         // and films alike with nothing to tell them apart; SearchHistory.csv...).
