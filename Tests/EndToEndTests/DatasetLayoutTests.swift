@@ -48,8 +48,17 @@ import Testing
             False,,0,[],,100,0,en,Lost Reel,...,0.1,,[],[],1950-01-01,0,0.0,[],Released,,Lost Reel,False,0.0,0
 
             """)
-        let run = try box.moviecat("import", "tmdb_5000_movies.csv", "tmdb_5000_credits.csv", "movies_metadata.csv")
+        // The Movies Dataset's other files: cast and crew, keywords, and MovieLens's ratings.
+        try box.write("credits.csv", "cast,crew,id\n[],[],862\n")
+        try box.write("keywords.csv", "id,keywords\n862,\"[{'id': 931, 'name': 'jealousy'}]\"\n")
+        try box.write("ratings_small.csv", "userId,movieId,rating,timestamp\n1,31,2.5,1260759144\n")
+        let run = try box.moviecat("import", "tmdb_5000_movies.csv", "tmdb_5000_credits.csv", "movies_metadata.csv", "credits.csv", "keywords.csv", "ratings_small.csv")
         #expect(run.status == 0, "\(run)")
+        for line in ["credits.csv: The Movies Dataset credits layout: cast and crew, not movies; skipped (--layout none reads its columns)",
+                     "keywords.csv: The Movies Dataset keywords layout: keywords, not movies; skipped (--layout none reads its columns)",
+                     "ratings_small.csv: MovieLens ratings.csv layout: its users' ratings, not movies; skipped (--layout none reads its columns)"] {
+            #expect(run.errorLines.contains(line), "\(run)")
+        }
         #expect(run.errorLines.contains("tmdb_5000_credits.csv: TMDB 5000 credits layout: cast and crew, not movies; skipped (--layout none reads its columns)"), "\(run)")
         #expect(run.reports.contains(ReportLine(file: "movies_metadata.csv", read: 3, inserted: 3)), "\(run)")
         // Adult films stay (`--where adult=False` leaves them out): a default would drop rows whose flag is empty.

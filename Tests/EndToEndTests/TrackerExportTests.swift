@@ -42,7 +42,7 @@ import Testing
         // A column name with a space is quoted for the shell; a kind with spaces around is one.
         try box.write("types.csv", "Title,Year,Title Type\nLost,2004, TV Series \nHeat,1995,Movie\n")
         let types = try box.moviecat("import", "types.csv")
-        #expect(types.errorLines.contains("types.csv: 1 row left out by their Title Type: shows, episodes, games or books (--where 'Title Type=*' keeps them)"), "\(types)")
+        #expect(types.errorLines.contains("types.csv: 1 row left out by its Title Type: shows, episodes, games or books (--where 'Title Type=*' keeps them)"), "\(types)")
         // --where type=* keeps every row; --layout none reads the cells as they are.
         for arguments in [["--where", "type=*"], ["--layout", "none"]] {
             let all = try Sandbox()

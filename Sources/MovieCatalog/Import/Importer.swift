@@ -111,7 +111,8 @@ public final class Importer {
             let (links, linkCounts) = readsLinks ? try MovieLensLinks.read(inputs, skipInvalid: options.skipInvalid) : ([:], [:])
             for (index, read) in linkCounts.sorted(by: { $0.key < $1.key }) {
                 report.files.append(ImportReport.File(name: inputs[index].0.name))
-                let leftOut = read.leftOut > 0 ? " (\(NumberText.grouped(read.leftOut)) that are none left out)" : ""
+                let more = read.leftOut > 1 ? " and \(NumberText.grouped(read.leftOut - 1)) more" : ""
+                let leftOut = read.leftOut > 0 ? " (line \(read.firstLeftOut)\(more) left out: not IMDb ids)" : ""
                 report.files[report.files.count - 1].note = "MovieLens links.csv layout: \(NumberText.grouped(read.linked)) IMDb id\(read.linked == 1 ? "" : "s")\(leftOut), "
                     + "read first for the films of the MovieLens movies.csv imported with it"
             }
@@ -357,8 +358,11 @@ public final class Importer {
 
     /// Records how the current file is read: its layout, `--where` and ignored columns.
     func describe(_ plan: ImportPlan, ignored: [String]) {
-        if plan.layout?.readsLinks == true { linksUsed = true }
         report.files[report.files.count - 1].note = plan.note
+        if plan.layout?.name == "movielens" && !options.movieLensLinks.isEmpty {
+            linksUsed = true
+            if plan.layout?.readsLinks != true { addNote("its own IMDb ids read, not links.csv's") }
+        }
         ignore(ignored)
     }
 }

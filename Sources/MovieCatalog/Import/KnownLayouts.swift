@@ -217,6 +217,11 @@ extension ImportLayout {
         // The TMDB 5000 dataset's second file, beside its movies: each film's cast and crew.
         ImportLayout(name: "tmdb-credits", title: "TMDB 5000 credits layout", keyColumns: ["movie_id", "title", "cast", "crew"],
                      absentColumns: [], mapping: [], defaultWhere: [], rules: [], notMovies: "cast and crew, not movies"),
+        // The Movies Dataset's (Kaggle) files beside movies_metadata.csv: cast and crew, keywords.
+        ImportLayout(name: "tmdb-dataset-credits", title: "The Movies Dataset credits layout", keyColumns: ["cast", "crew", "id"],
+                     absentColumns: ["title"], mapping: [], defaultWhere: [], rules: [], notMovies: "cast and crew, not movies"),
+        ImportLayout(name: "tmdb-dataset-keywords", title: "The Movies Dataset keywords layout", keyColumns: ["id", "keywords"],
+                     absentColumns: ["title"], mapping: [], defaultWhere: [], rules: [], notMovies: "keywords, not movies"),
     ]
 
     /// Streaming services' categories (as slugs) as the catalog's genres (comma-separated codes),

@@ -9,6 +9,8 @@ enum MovieLensLinks {
     /// What one links file gave: the films it linked, and the links left out (`--skip-invalid`).
     struct Read {
         var linked = 0, leftOut = 0
+        /// The line of the first link left out.
+        var firstLeftOut = 0
     }
 
     /// Reads every links.csv among `inputs` (CSV or TSV files whose header is that layout's)
@@ -35,6 +37,7 @@ enum MovieLensLinks {
                     continue
                 case .failure(let violation):
                     guard skipInvalid else { throw CatalogError(.dataError, "\(input.name):\(reader.recordLine): imdbId: \(violation.reason)") }
+                    if result.leftOut == 0 { result.firstLeftOut = reader.recordLine }
                     result.leftOut += 1
                 }
             }

@@ -41,6 +41,6 @@ enum RowKinds {
     static func note(_ name: String, count: Int) -> String {
         let plain = name.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != 0x27 && $0 != 0x22 && $0 != 0x5C }
         let lift = plain ? "\(name)=*" : "'\(name.replacing("'", with: "'\\''"))=*'"
-        return "\(NumberText.grouped(count)) row\(count == 1 ? "" : "s") left out by their \(name): shows, episodes, games or books (--where \(lift) keeps them)"
+        return "\(NumberText.grouped(count)) row\(count == 1 ? "" : "s") left out by \(count == 1 ? "its" : "their") \(name): shows, episodes, games or books (--where \(lift) keeps them)"
     }
 }
