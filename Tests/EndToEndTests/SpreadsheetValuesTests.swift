@@ -127,6 +127,10 @@ import Testing
             let run = try box.moviecat("import", "notes.csv")
             #expect(run.status == 0 && run.errorLines.contains("notes.csv: the header on line 2, the lines above it passed over"), "\(notes): \(run)")
         }
+        // A first line of names above a wider header is not passed over, but the error says where the header is.
+        try box.write("owner.csv", "My list,Ann\nTitle,Year,Rating\nHeat,1995,8\n")
+        let owner = try box.moviecat("import", "owner.csv")
+        #expect(owner.status == 65 && owner.errorLines.last?.hasSuffix("the columns are 'My list', 'Ann'; line 2 names one: if the lines above it are notes, delete them") == true, "\(owner)")
         // A data row under a full header is no header, though a cell of it names a title column.
         try box.write("kinds.csv", "movie_title_x,type\nHeat,movie\nAlien,Film\n")
         let kinds = try box.moviecat("import", "kinds.csv")

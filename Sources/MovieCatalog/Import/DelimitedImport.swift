@@ -136,14 +136,22 @@ extension Importer {
             // header is the first of the next few lines that names a title column. Not when the
             // first line is a header itself, without a title column: a row under it naming one
             // (`Heat,movie` under `movie_name,type`) is data.
-            guard !Importer.looksLikeHeader(header) else { throw first }
+            let firstIsHeader = Importer.looksLikeHeader(header)
             var found: (plan: ImportPlan, columns: [MovieField: Int], ignored: [String])?
             while found == nil, passedOver < Importer.linesAboveHeader, try reader.next() {
                 passedOver += 1
                 let candidate = names(reader.strings())
-                if let plan = try? ImportPlan.make(header: candidate.header, source: "\(input.name):\(reader.recordLine)", options: options) {
+                guard let plan = try? ImportPlan.make(header: candidate.header, source: "\(input.name):\(reader.recordLine)", options: options) else { continue }
+                guard firstIsHeader else {
                     (header, quotedHeader, found) = (candidate.header, candidate.quoted, plan)
+                    break
                 }
+                // A wider line of names below a first line of names (`My list,Ann` above
+                // `Title,Year,Rating`) may be the header: said, not taken.
+                if Importer.looksLikeHeader(candidate.header), candidate.header.count > header.count {
+                    throw CatalogError(first.kind, first.message + "; line \(reader.recordLine) names one: if the lines above it are notes, delete them")
+                }
+                break
             }
             guard let found else { throw first }
             made = found
