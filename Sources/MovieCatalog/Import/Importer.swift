@@ -148,9 +148,8 @@ public final class Importer {
                         try self.importInput(input, format: format)
                     }
                     if !linkCounts.isEmpty && !self.linksUsed {
-                        for index in self.report.files.indices where self.report.files[index].note?.hasPrefix("MovieLens links.csv layout") == true {
-                            self.report.files[index].note? += " (none was: import them together)"
-                        }
+                        // The links files' report lines come first, as they were read first.
+                        for index in 0..<linkCounts.count { self.report.files[index].note? += " (none was: import them together)" }
                     }
                     if self.report.problemCount > 0 && !self.options.skipInvalid { throw self.invalidRowsError() }
                     try self.writer?.finish()
