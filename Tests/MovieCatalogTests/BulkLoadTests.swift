@@ -187,6 +187,38 @@ import TestSupport
         #expect(try MovieFacetsTable.mismatches(db) == 0)
     }
 
+    @Test("appended movies and facet rows take the ids they are numbered, in input order, past a link left above the movies",
+          arguments: [BulkLoad.always, .alwaysMergingEveryRow, .alwaysHoldingFewRows], [0, 30])
+    func numberedInOrder(_ mode: BulkLoad, strayLink: Int) throws {
+        // 300 titles (several write batches), every 7th row a repeat of the row before it.
+        var rows = ["title,year,genres"]
+        // Each title's number among the new titles, and its first row's among the rows.
+        var firstOf: [String: (title: Int, row: Int)] = [:]
+        for i in 0..<300 {
+            let n = i % 7 == 6 ? i - 1 : i
+            rows.append("Movie \(n),\(1950 + n % 50),drama")
+            if firstOf["Movie \(n)"] == nil { firstOf["Movie \(n)"] = (firstOf.count + 1, i + 1) }
+        }
+        let (catalog, dir) = try Self.catalog(["in.csv": rows.joined(separator: "\n") + "\n"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = catalog.db
+        // A sqlite3 user's delete left a link at id 30: new movies are numbered above it.
+        if strayLink > 0 { try db.withoutForeignKeys { try db.execute("INSERT INTO movie_genres VALUES (\(strayLink), 1)") } }
+        var options = ImportOptions()
+        options.bulkLoad = mode
+        let report = try Importer(catalog: catalog, options: options, progressOutput: nil).run(paths: [dir.appendingPathComponent("in.csv").path])
+        #expect(report.appendedRows > 0)
+        let ids = try db.query("SELECT title, id FROM movies") { (try $0.text(0), try $0.int64(1)) }
+        #expect(ids.count == firstOf.count)
+        // Repeats fold into their first row, so the new titles are numbered one after another;
+        // rows set aside are each numbered, and a new title keeps its first row's number.
+        #expect(ids.allSatisfy { Int($0.1) == strayLink + (mode == .alwaysMergingEveryRow ? firstOf[$0.0]!.row : firstOf[$0.0]!.title) },
+                "\(ids.prefix(5))")
+        #expect(try db.intScalar("SELECT count(*) FROM movie_facets f JOIN movies m USING (id)") == firstOf.count)
+        #expect(try MovieFacetsTable.mismatches(db) == 0)
+        #expect(try db.intScalar("SELECT count(*) FROM movie_genres WHERE movie_id > \(strayLink)") == firstOf.count)
+    }
+
     @Test("a failed bulk import leaves foreign keys on and the catalog empty")
     func failedBulkImport() throws {
         let (catalog, dir) = try Self.catalog(["bad.csv": "title,genres,rating\nOne,drama,7\nTwo,war,11\n"])

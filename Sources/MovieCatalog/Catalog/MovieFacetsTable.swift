@@ -70,8 +70,8 @@ enum MovieFacetsTable {
             """)
     }
 
-    /// Binds a movie's facet row after parameter `offset`: its id, genre bits and values.
-    static func bind(_ movie: Movie, id: Int64, genres: Int64, to statement: Statement, at offset: Int32,
+    /// Binds a movie's facet row after parameter `offset`: its id (nil: SQLite's next), genre bits and values.
+    static func bind(_ movie: Movie, id: Int64?, genres: Int64, to statement: Statement, at offset: Int32,
                      arena: TextArena? = nil) throws {
         try statement.bind(id, at: offset + 1)
         try statement.bind(genres, at: offset + 2)

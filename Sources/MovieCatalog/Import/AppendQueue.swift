@@ -41,6 +41,13 @@ final class AppendQueue {
     private let texts = TextArena()
     /// Told each row's id and title as it is written, in id order.
     var onWrite: ((Int64, String) -> Void)?
+    /// The largest id in `table`, and in movie_facets (nil: not written). A row numbered one
+    /// past it is bound a NULL id, which SQLite numbers the same (largest + 1) from the end of
+    /// the table: an explicit id costs a search from the root for its uniqueness check, some
+    /// 1,300 instructions a row.
+    private var largestRowID: Int64?
+    private var largestFacetID: Int64?
+    private let db: Database
 
     /// A queue into `table` (with `movies`' columns) and `linkTable`, and with `facets` into
     /// movie_facets too; else into `table`'s `MovieColumns.genreBits` column goes each row's
@@ -64,6 +71,9 @@ final class AppendQueue {
             : nil
         self.nowSeconds = nowSeconds
         self.window = window
+        self.db = db
+        largestRowID = Int64(try db.intScalar("SELECT ifnull(max(id), 0) FROM \(table)"))
+        largestFacetID = facets ? Int64(try db.intScalar("SELECT ifnull(max(id), 0) FROM movie_facets")) : nil
         // 16 hash positions a held row: few are taken by a later row's.
         slots = window > 0 ? [Int32](repeating: 0, count: 1 << (Int.bitWidth - (window * 16 - 1).leadingZeroBitCount)) : []
     }
@@ -117,9 +127,10 @@ final class AppendQueue {
             for i in 0..<rows {
                 let s = slot(i), id = ring[s].id
                 let offset = rowWidth * Int32(i)
-                try MovieColumns.bindInsert(ring[s].movie, id: id, now: nowSeconds, to: statement, at: offset, arena: texts)
+                try MovieColumns.bindInsert(ring[s].movie, id: Self.numbered(id, after: &largestRowID), now: nowSeconds,
+                                            to: statement, at: offset, arena: texts)
                 if let facets {
-                    try MovieFacetsTable.bind(ring[s].movie, id: id, genres: ring[s].genreBits, to: facets,
+                    try MovieFacetsTable.bind(ring[s].movie, id: Self.numbered(id, after: &largestFacetID), genres: ring[s].genreBits, to: facets,
                                               at: Int32((MovieFacetsTable.fields.count + 2) * i), arena: texts)
                 } else {
                     try statement.bind(ring[s].genreBits, at: offset + rowWidth)
@@ -130,7 +141,7 @@ final class AppendQueue {
                 }
                 onWrite?(id, ring[s].movie.title)
             }
-            try step(statement, facets)
+            try step(statement, facets, lastID: ring[slot(rows - 1)].id)
             head = slot(rows)
             count -= rows
         }
@@ -138,13 +149,13 @@ final class AppendQueue {
         var offset = 0
         while links.count - offset >= full {
             for i in 0..<full { try insertLinks.bind(links[offset + i], at: Int32(i + 1)) }
-            try step(insertLinks, nil)
+            try step(insertLinks, nil, lastID: nil)
             offset += full
         }
         while all && offset < links.count {
             try insertLink.bind(links[offset], at: 1)
             try insertLink.bind(links[offset + 1], at: 2)
-            try step(insertLink, nil)
+            try step(insertLink, nil, lastID: nil)
             offset += 2
         }
         links.removeFirst(offset)
@@ -155,13 +166,29 @@ final class AppendQueue {
         movie.title.utf8.count + 2 * (movie.certification?.utf8.count ?? 0) + (movie.imdbID?.utf8.count ?? 0)
     }
 
-    private func step(_ statement: Statement, _ facets: Statement?) throws {
+    /// The id to bind for row `id` into a table whose largest id is `largest`: nil (SQLite
+    /// numbers it `largest + 1`) when that is `id`. Ids come in ascending order.
+    private static func numbered(_ id: Int64, after largest: inout Int64?) -> Int64? {
+        defer { largest = largest.map { max($0, id) } }
+        return id > 0 && largest.map { $0 < Int64.max && $0 + 1 == id } == true ? nil : id
+    }
+
+    private func step(_ statement: Statement, _ facets: Statement?, lastID: Int64?) throws {
         try statement.step()
         statement.reset(clearingBindings: false)
+        try checkNumbered(lastID)
         if let facets {
             try facets.step()
             facets.reset(clearingBindings: false)
+            try checkNumbered(lastID)
         }
+    }
+
+    /// A row SQLite numbered otherwise than `id` (never: a NULL id is bound only one past the
+    /// largest stored, and this writer alone writes in its transaction) stops the import.
+    private func checkNumbered(_ id: Int64?) throws {
+        guard let id, db.lastInsertRowID != id else { return }
+        throw CatalogError(.internalError, "internal error: SQLite numbered movie \(id) as \(db.lastInsertRowID)")
     }
 
     /// Frees the held rows' memory once everything is written, and lets go of `onWrite` (the
