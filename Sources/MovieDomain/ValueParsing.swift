@@ -2,9 +2,14 @@
 public enum ValueParsing {
     /// A plain decimal number (`7`, `7.5`, `-1`, `.5`), without exponents, `inf` or `nan`.
     public static func decimal(_ text: String) -> Double? {
+        text.withUTF8Bytes(decimal(bytes:))
+    }
+
+    /// `decimal` of UTF-8 bytes (an import's cell, read in place).
+    public static func decimal(bytes: UnsafeBufferPointer<UInt8>) -> Double? {
         var digits = 0, dots = 0, first = true, negative = false
         var mantissa: Int64 = 0, fractionDigits = 0
-        for c in text.utf8 {
+        for c in bytes {
             switch c {
             case UInt8(ascii: "0")...UInt8(ascii: "9"):
                 digits += 1
@@ -22,7 +27,7 @@ public enum ValueParsing {
         if digits > 15 {
             // Longer text (`0.30000000000000004`, the plain form of `1e-300` moviecat prints):
             // strtod reads it correctly rounded; the syntax is already checked, so no `inf` or hex.
-            guard let value = Double(text), value.isFinite else { return nil }
+            guard let value = Double(String(decoding: bytes, as: UTF8.self)), value.isFinite else { return nil }
             return value
         }
         // At most 15 digits and a power of ten up to 1e15 are both exact doubles, so one
@@ -356,6 +361,15 @@ public enum ValueParsing {
         return nullWords.contains(text.lowercased())
     }
 
+    /// `isNullWord` of ASCII bytes (an import's cell, read in place).
+    public static func isNullWord(ascii bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = bytes.first, bytes.count <= 9, first == UInt8(ascii: "#") || first == UInt8(ascii: "<")
+                || first == UInt8(ascii: "-") || first | 0x20 == UInt8(ascii: "n") || first | 0x20 == UInt8(ascii: "t") else { return false }
+        return asciiNullWords.contains { word in
+            word.count == bytes.count && zip(word, bytes).allSatisfy { $0 == ($1 >= 0x41 && $1 <= 0x5A ? $1 | 0x20 : $1) }
+        }
+    }
+
     /// `text` without trailing footnote marks (`[1]`, `[a]`, `[note 2]`: up to 12 characters
     /// each) and, with `dropParenthesised`, a trailing note in parentheses; as it was when
     /// nothing would be left.
@@ -376,4 +390,5 @@ public enum ValueParsing {
     /// Also Wikipedia's and release lists' words for a value not known yet, and its dashes.
     private static let nullWords: Set<String> = ["n/a", "na", "null", "none", "nan", "-nan", "#n/a", "#n/a n/a", "#na", "<na>",
                                                  "tba", "tbd", "\u{2014}", "\u{2013}"]
+    private static let asciiNullWords = nullWords.filter { $0.utf8.allSatisfy { $0 < 0x80 } }.map { Array($0.utf8) }
 }

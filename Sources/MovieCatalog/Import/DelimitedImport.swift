@@ -170,6 +170,7 @@ extension Importer {
         let reading = CellReading(nullMarker: dialect == .tsv ? "\\N" : nil, rowRules: plan.rowRules,
                                   zeroIsUnknown: plan.zeroIsUnknown, decimalComma: separator != nil,
                                   unquoting: dialect != .tsv || imdb ? .none : quotedHeader ? .all : .signed)
+        let plain = PlainRow(columnOf: columnOf, reading: reading, required: plan.required)
         let name = input.name
         let episodesColumn = plan.layout?.leavesOutEpisodes == true ? columns[.title] : nil
         let summary = options.layout == .automatic && plan.layout == nil ? columns[.title].map { (title: $0, year: columns[.year], imdbID: columns[.imdbID]) } : nil
@@ -199,7 +200,7 @@ extension Importer {
                 }
                 if reader.fieldCount < finalHeader.count { batch.shortRows += 1 }
                 batch.append(Importer.decode(reader, file: name, fieldCount: finalHeader.count, columnOf: columnOf,
-                                             reading: reading, plan: plan),
+                                             reading: reading, plan: plan, plain: plain),
                              raw: reader.fieldBytes())
                 return true
             }
@@ -211,9 +212,9 @@ extension Importer {
         conditions.allSatisfy { $0.column < column || $0.accepts(UnsafeBufferPointer(start: nil, count: 0)) }
     }
 
-    /// Validates the reader's current record.
+    /// Validates the reader's current record (through `plain` first, when it reads such rows).
     static func decode(_ reader: DelimitedReader, file: String, fieldCount: Int, columnOf: [Int?],
-                       reading: CellReading, plan: ImportPlan) -> DecodedRow {
+                       reading: CellReading, plan: ImportPlan, plain: PlainRow? = nil) -> DecodedRow {
         let line = reader.recordLine
         // Fewer fields than the header: the missing last ones are empty (Excel writes rows so);
         // more: refused unless the extra ones are empty (a stray trailing comma).
@@ -225,6 +226,8 @@ extension Importer {
             return .invalid([ImportProblem(file: file, line: line, field: "record", reason: "contains a NUL byte")])
         }
         return reader.withRecord { record in
+            // Most rows are plain: read from their bytes without a `String` a cell.
+            if let row = plain?.decode(record, line: line) { return .valid(row) }
             func cell(_ field: MovieField) -> Cell {
                 guard let column = columnOf[field.rawValue] else { return .absent }
                 guard column < record.count else { return .null }

@@ -22,10 +22,17 @@ public enum FuzzEntry {
             let columnOf = MovieField.allCases.map { $0.rawValue < header.count ? $0.rawValue : nil }
             let plan = ImportPlan(layout: ImportLayout.recognise(header) ?? ImportLayout.named("movielens")!,
                                   mapping: FieldMapping(), conditions: [], updateOnly: data.count % 2 == 0)
+            // Rows read plainly (no layout's rules): where `PlainRow` takes one, `RowDecoder` must agree.
+            let plainReading = Importer.CellReading(nullMarker: tsv ? "\\N" : nil, zeroIsUnknown: data.count % 5 == 0 ? 1 << MovieField.rating.rawValue : 0,
+                                                    unquoting: tsv && data.count % 7 == 0 ? .signed : .none)
+            let plain = PlainRow(columnOf: columnOf, reading: plainReading, required: plan.required)
             while try reader.next() {
                 if reader.isFilteredOut { continue }
                 _ = Importer.decode(reader, file: "fuzz", fieldCount: header.count, columnOf: columnOf,
                                     reading: Importer.CellReading(nullMarker: tsv ? "\\N" : nil, rowRules: plan.rowRules, zeroIsUnknown: plan.zeroIsUnknown), plan: plan)
+                let decoded = Importer.decode(reader, file: "fuzz", fieldCount: header.count, columnOf: columnOf, reading: plainReading, plan: plan)
+                let fast = Importer.decode(reader, file: "fuzz", fieldCount: header.count, columnOf: columnOf, reading: plainReading, plan: plan, plain: plain)
+                precondition(fast == decoded, "PlainRow read \(fast) where RowDecoder read \(decoded)")
                 _ = reader.strings()
             }
         } catch {}
