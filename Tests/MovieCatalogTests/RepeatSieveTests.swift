@@ -71,6 +71,37 @@ import TestSupport
         #expect(fromMovie == Array("abÉ".utf8) + [0xFF, 2, 1, 0, 0, 0, 0, 0, 0])
     }
 
+    @Test("two movies compared in place have the same key exactly when their keys' bytes are equal", arguments: [1, 2, 3] as [UInt64])
+    func sameKeyInPlace(seed: UInt64) {
+        var rng = SeededRandom(seed: seed)
+        func variant(_ title: String) -> String {
+            // Another ASCII case, a canonically equal spelling (other bytes), a letter more.
+            switch Int.random(in: 0..<5, using: &rng) {
+            case 0: return title.uppercased()
+            case 1: return String(title.map { Bool.random(using: &rng) ? Character($0.lowercased()) : $0 })
+            case 2: return title.replacing("é", with: "e\u{301}")
+            case 3: return title + "x"
+            default: return title
+            }
+        }
+        var a: [UInt8] = [], b: [UInt8] = []
+        var same = 0, different = 0
+        for _ in 0..<2_000 {
+            let title = ["Amélie", "ÉTÉ", "Heat", "[x]", "@`{", "Straße"].randomElement(using: &rng)! + Self.randomTitle(&rng)
+            let years: [Int?] = [nil, 0, 1999, 2000]
+            let x = Movie(title: title, year: years.randomElement(using: &rng)!, imdbID: ["tt0113277", "tt0113278", nil].randomElement(using: &rng)!)
+            let y = Movie(title: variant(title), year: Bool.random(using: &rng) ? x.year : years.randomElement(using: &rng)!,
+                          imdbID: Bool.random(using: &rng) ? x.imdbID : ["tt0113277", "TT0113277", nil].randomElement(using: &rng)!)
+            for byIMDbID in [false, true] {
+                RepeatSieve.key(of: x, byIMDbID: byIMDbID, into: &a)
+                RepeatSieve.key(of: y, byIMDbID: byIMDbID, into: &b)
+                #expect(RepeatSieve.sameKey(x, y, byIMDbID: byIMDbID) == (a == b), "\(x) \(y) \(byIMDbID)")
+                if a == b { same += 1 } else { different += 1 }
+            }
+        }
+        #expect(same > 500 && different > 500)
+    }
+
     @Test("the IMDb-id key hashes the id alone")
     func hashByID() {
         let a = Movie(title: "Heat", year: 1995, imdbID: "tt0113277"), b = Movie(title: "heat (1995)", year: nil, imdbID: "tt0113277")

@@ -47,9 +47,8 @@ final class BulkAppender {
     /// Every key's hash and id (and a set-aside row's key), sorted for the merge to group the
     /// repeats by (`RepeatGroups`); nil once it failed (the merge then groups in SQL).
     private(set) var keys: KeyRuns? = KeyRuns()
-    /// The key of the row being appended (one buffer for all), and of a held row it may repeat.
+    /// The key of the row being set aside (one buffer for all).
     private var keyBytes: [UInt8] = []
-    private var heldKeyBytes: [UInt8] = []
     /// The genre ids of the row being appended.
     private var genreIDs: [Int64] = []
     /// Genres this load added that held rows named before a repeat replaced them: row by row,
@@ -196,16 +195,14 @@ final class BulkAppender {
             if !genreIDs.contains(id) { genreIDs.append(id) }
             if spellings != nil && id > genres.maxIDBefore { addedNames.append((id, name)) }
         }
-        // The key's bytes are made only for the rows that need them: a possible repeat of a held
-        // row (compared), and a row set aside (recorded).
+        // The key's bytes are made only for the rows set aside (recorded); a possible repeat of a
+        // held row is compared in place.
         let hash = row.keyHash(byIMDbID: key == .imdbID) & hashMask
         // The held row with this hash, if its key is this one. A held row passed over once (its
         // hash position taken by a later row's) is never found again, so no repeat folded here
         // can come after one set aside for the merge: the last repeat still wins.
         if let held = appended.held(hash: hash) {
-            RepeatSieve.key(of: row.movie, byIMDbID: key == .imdbID, into: &keyBytes)
-            RepeatSieve.key(of: held.movie, byIMDbID: key == .imdbID, into: &heldKeyBytes)
-            if heldKeyBytes == keyBytes {
+            if RepeatSieve.sameKey(row.movie, held.movie, byIMDbID: key == .imdbID) {
                 for genre in held.genreIDs where genre > genres.maxIDBefore { replacedGenres.insert(genre) }
                 for (genre, name) in addedNames { spellings?.kept(genre, name: name, position: nextID) }
                 appended.replace(held.slot, with: row.movie, genreIDs: genreIDs)

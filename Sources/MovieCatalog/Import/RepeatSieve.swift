@@ -104,6 +104,18 @@ struct RepeatSieve {
         finishTitleKey(year: movie.year, &key)
     }
 
+    /// Whether two movies have the same key (`key(of:)`'s bytes equal), compared in place: a row
+    /// that may repeat a held one is compared without building either key.
+    static func sameKey(_ a: Movie, _ b: Movie, byIMDbID: Bool) -> Bool {
+        if byIMDbID { return (a.imdbID ?? "").withUTF8Bytes { x in (b.imdbID ?? "").withUTF8Bytes { x.elementsEqual($0) } } }
+        guard (a.year ?? 0) == (b.year ?? 0) else { return false }
+        return a.title.withUTF8Bytes { x in
+            b.title.withUTF8Bytes { y in
+                x.count == y.count && zip(x, y).allSatisfy { ($0 &- 0x41 < 26 ? $0 | 0x20 : $0) == ($1 &- 0x41 < 26 ? $1 | 0x20 : $1) }
+            }
+        }
+    }
+
     /// Folds the title in `key` (all of it) and appends the separator and the year.
     private static func finishTitleKey(year: Int?, _ key: inout [UInt8]) {
         key.withUnsafeMutableBufferPointer { bytes in
