@@ -93,8 +93,12 @@ import Testing
         let refused = try bad.moviecat("import", "movies.csv", "links.tsv")
         #expect(refused.status == 65 && refused.errorLines.last == "moviecat: error: links.tsv:3: imdbId: 'tt12x' is not an IMDb id (tt0111161, its digits, or an imdb.com/title/ URL)", "\(refused)")
         #expect(try bad.sql("SELECT count(*) FROM movies") == ["0"])
-        let skipped = try bad.moviecat("import", "movies.csv", "links.tsv", "--skip-invalid")
-        #expect(skipped.status == 0 && skipped.errorLines.contains("links.tsv: MovieLens links.csv layout: 1 IMDb id (line 3 left out: not IMDb ids), read first for the films of the MovieLens movies.csv imported with it"), "\(skipped)")
+        // With --skip-invalid the row is rejected as any invalid row: counted, named, and written to --rejects.
+        let skipped = try bad.moviecat("import", "movies.csv", "links.tsv", "--skip-invalid", "--rejects", "rejects.csv")
+        #expect(skipped.status == 0 && skipped.errorLines.contains("links.tsv: MovieLens links.csv layout: 1 IMDb id, read first for the films of the MovieLens movies.csv imported with it"), "\(skipped)")
+        #expect(skipped.errorLines.contains { $0.hasPrefix("links.tsv: 2 rows read, 0 inserted, 0 updated, 0 skipped, 1 rejected in ") }, "\(skipped)")
+        #expect(skipped.errorLines.contains("links.tsv:3: imdbId: 'tt12x' is not an IMDb id (tt0111161, its digits, or an imdb.com/title/ URL)"), "\(skipped)")
+        #expect(try String(contentsOfFile: bad.path("rejects.csv"), encoding: .utf8) == "movieId,imdbId,tmdbId,error\n4,tt12x,949,\"links.tsv:3: imdbId: 'tt12x' is not an IMDb id (tt0111161, its digits, or an imdb.com/title/ URL)\"\n")
         #expect(try bad.rows("SELECT title, ifnull(imdb_id, '') FROM movies ORDER BY title") == [["Heat", ""], ["Jumanji", ""], ["Toy Story", "tt0114709"]])
         // A movies file that carries its own ids keeps them; links.csv gives none.
         let own = try Sandbox()

@@ -108,13 +108,21 @@ public final class Importer {
             // MovieLens's links.csv is read first: its movies.csv, wherever it comes, takes the ids.
             // (Not where layouts are off, or another is forced: links.csv is then read as such.)
             let readsLinks = options.layout == .automatic || options.layout == .forced(ImportLayout.named("movielens")!)
-            let (links, linkCounts) = readsLinks ? try MovieLensLinks.read(inputs, skipInvalid: options.skipInvalid) : ([:], [:])
+            // Its rows that are no links are rejected as any invalid row (into `--rejects` too).
+            if readsLinks, let path = options.rejectsPath { rejects = try RejectsWriter(path: path) }
+            var linkRejects: [Int: ImportCounts] = [:]
+            let (links, linkCounts) = readsLinks
+                ? try MovieLensLinks.read(inputs, skipInvalid: options.skipInvalid) { index, problem, header, fields in
+                    try self.reject([problem], counts: &linkRejects[index, default: ImportCounts()]) { (header, fields) }
+                }
+                : ([:], [:])
             for (index, read) in linkCounts.sorted(by: { $0.key < $1.key }) {
-                report.files.append(ImportReport.File(name: inputs[index].0.name))
-                let more = read.leftOut > 1 ? " and \(NumberText.grouped(read.leftOut - 1)) more" : ""
-                let leftOut = read.leftOut > 0 ? " (line \(read.firstLeftOut)\(more) left out: not IMDb ids)" : ""
-                report.files[report.files.count - 1].note = "MovieLens links.csv layout: \(NumberText.grouped(read.linked)) IMDb id\(read.linked == 1 ? "" : "s")\(leftOut), "
+                var file = ImportReport.File(name: inputs[index].0.name)
+                file.counts.read = read.rows
+                file.counts.rejected = linkRejects[index]?.rejected ?? 0
+                file.note = "MovieLens links.csv layout: \(NumberText.grouped(read.linked)) IMDb id\(read.linked == 1 ? "" : "s"), "
                     + "read first for the films of the MovieLens movies.csv imported with it"
+                report.files.append(file)
             }
             if !linkCounts.isEmpty {
                 options.movieLensLinks = links
@@ -136,7 +144,7 @@ public final class Importer {
                     // An input large beside a stored catalog rewrites many facet rows: they are
                     // written at the end in one pass, and their sort indexes rebuilt (DeferredFacets).
                     let deferFacets = stored > 0 && inputBytes / 60 >= stored / 4
-                    if let path = self.options.rejectsPath { self.rejects = try RejectsWriter(path: path) }
+                    if self.rejects == nil, let path = self.options.rejectsPath { self.rejects = try RejectsWriter(path: path) }
                     self.writer = try ImportWriter(db: db, policy: self.options.onDuplicate, bulkLoad: bulkInputs.first ?? false,
                                                    mergingEveryRow: self.options.bulkLoad == .alwaysMergingEveryRow,
                                                    sharedHashes: self.options.bulkLoad == .alwaysWithSharedHashes,

@@ -6,17 +6,17 @@ enum MovieLensLinks {
     /// The layout links.csv is recognised by (alone, it is skipped and says how to import it).
     static let layout = "movielens-links"
 
-    /// What one links file gave: the films it linked, and the links left out (`--skip-invalid`).
+    /// What one links file gave: its rows, and the films it linked.
     struct Read {
-        var linked = 0, leftOut = 0
-        /// The line of the first link left out.
-        var firstLeftOut = 0
+        var rows = 0, linked = 0
     }
 
     /// Reads every links.csv among `inputs` (CSV or TSV files whose header is that layout's)
     /// whole: movieId -> IMDb id (`0114709` read as tt0114709), and what each input read gave.
-    /// An IMDb id that is none is an error naming its line, or left out with `skipInvalid`.
-    static func read(_ inputs: [(ByteReader, ImportFormat)], skipInvalid: Bool) throws -> (links: [String: String], read: [Int: Read]) {
+    /// An IMDb id that is none is an error naming its line, or with `skipInvalid` a row rejected
+    /// through `reject` (the input's index, the problem, the header and the row as read).
+    static func read(_ inputs: [(ByteReader, ImportFormat)], skipInvalid: Bool,
+                     reject: (Int, ImportProblem, [String], [[UInt8]]) throws -> Void) throws -> (links: [String: String], read: [Int: Read]) {
         var links: [String: String] = [:]
         var read: [Int: Read] = [:]
         for (index, (input, format)) in inputs.enumerated() where format == .csv || format == .tsv {
@@ -24,10 +24,12 @@ enum MovieLensLinks {
             guard ImportLayout.recognise(header(try input.peek(1 << 12), dialect))?.name == layout else { continue }
             let reader = DelimitedReader(input: input, dialect: dialect)
             guard try reader.next() else { continue }
-            let names = reader.strings().map { $0.trimmingWhitespace().lowercased() }
+            let header = reader.strings()
+            let names = header.map { $0.trimmingWhitespace().lowercased() }
             guard let movieID = names.firstIndex(of: "movieid"), let imdbID = names.firstIndex(of: "imdbid") else { continue }
             var result = Read()
             while try reader.next() {
+                result.rows += 1
                 guard let movie = reader.string(movieID)?.trimmingWhitespace(), let imdb = reader.string(imdbID)?.trimmingWhitespace(),
                       !movie.isEmpty, !imdb.isEmpty else { continue }
                 switch MovieRules.value(.imdbID, from: imdb) {
@@ -36,9 +38,9 @@ enum MovieLensLinks {
                 case .success:
                     continue
                 case .failure(let violation):
-                    guard skipInvalid else { throw CatalogError(.dataError, "\(input.name):\(reader.recordLine): imdbId: \(violation.reason)") }
-                    if result.leftOut == 0 { result.firstLeftOut = reader.recordLine }
-                    result.leftOut += 1
+                    let problem = ImportProblem(file: input.name, line: reader.recordLine, field: header[imdbID].trimmingWhitespace(), reason: violation.reason)
+                    guard skipInvalid else { throw CatalogError(.dataError, problem.description) }
+                    try reject(index, problem, header, reader.fieldBytes())
                 }
             }
             read[index] = result
