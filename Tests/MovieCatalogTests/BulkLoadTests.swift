@@ -219,6 +219,34 @@ import TestSupport
         #expect(try db.intScalar("SELECT count(*) FROM movie_genres WHERE movie_id > \(strayLink)") == firstOf.count)
     }
 
+    @Test("a sqlite3 user's trigger that adds movies while rows are appended: the rows keep the ids they are numbered; a clash is the trigger's",
+          arguments: [false, true])
+    func userTriggerAddsMovies(withoutID: Bool) throws {
+        let rows = (0..<200).map { "Movie \($0),\(1950 + $0 % 50),\($0 == 70 ? "Zzgenre" : "drama")" }
+        let (catalog, dir) = try Self.catalog(["in.csv": "title,year,genres\n" + rows.joined(separator: "\n") + "\n"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // A new genre fires it (a review found the append's NULL ids then numbered past its movie).
+        try catalog.db.execute("""
+            CREATE TRIGGER user_genre_log AFTER INSERT ON genres BEGIN
+              INSERT INTO movies (\(withoutID ? "" : "id, ")title) VALUES (\(withoutID ? "" : "1000000 + NEW.id, ")'placeholder ' || NEW.name);
+            END
+            """)
+        var options = ImportOptions()
+        options.bulkLoad = .always
+        let importer = Importer(catalog: catalog, options: options, progressOutput: nil)
+        if withoutID {
+            // SQLite numbers its movie 1, which the append numbered for the first row.
+            #expect { try importer.run(paths: [dir.appendingPathComponent("in.csv").path]) } throws: { error in
+                (error as? CatalogError)?.kind == .dataError && "\(error)".contains("a constraint or trigger added to the catalog's tables")
+            }
+            #expect(try catalog.db.intScalar("SELECT count(*) FROM movies") == 0)
+            return
+        }
+        _ = try importer.run(paths: [dir.appendingPathComponent("in.csv").path])
+        #expect(try catalog.db.intScalar("SELECT count(*) FROM movies WHERE title LIKE 'Movie %' AND id = CAST(substr(title, 7) AS INTEGER) + 1") == 200)
+        #expect(try catalog.db.query("SELECT title FROM movies WHERE id > 200") { try $0.text(0) } == ["placeholder Zzgenre"])
+    }
+
     @Test("a failed bulk import leaves foreign keys on and the catalog empty")
     func failedBulkImport() throws {
         let (catalog, dir) = try Self.catalog(["bad.csv": "title,genres,rating\nOne,drama,7\nTwo,war,11\n"])

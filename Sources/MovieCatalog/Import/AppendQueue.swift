@@ -41,10 +41,10 @@ final class AppendQueue {
     private let texts = TextArena()
     /// Told each row's id and title as it is written, in id order.
     var onWrite: ((Int64, String) -> Void)?
-    /// The largest id in `table`, and in movie_facets (nil: not written). A row numbered one
-    /// past it is bound a NULL id, which SQLite numbers the same (largest + 1) from the end of
-    /// the table: an explicit id costs a search from the root for its uniqueness check, some
-    /// 1,300 instructions a row.
+    /// The largest id in `table`, and in movie_facets (nil: ids bound as numbered). A row
+    /// numbered one past it is bound a NULL id, which SQLite numbers the same (largest + 1) from
+    /// the end of the table: an explicit id costs a search from the root for its uniqueness
+    /// check, some 1,300 instructions a row.
     private var largestRowID: Int64?
     private var largestFacetID: Int64?
     private let db: Database
@@ -52,8 +52,10 @@ final class AppendQueue {
     /// A queue into `table` (with `movies`' columns) and `linkTable`, and with `facets` into
     /// movie_facets too; else into `table`'s `MovieColumns.genreBits` column goes each row's
     /// genres' bit set, as its facet row would have it. It holds back up to `window` rows. Table
-    /// names are the caller's fixed SQL.
-    init(_ db: Database, table: String, linkTable: String, facets: Bool, window: Int = 0, nowSeconds: Int64) throws {
+    /// names are the caller's fixed SQL. With `nullIDs`, rows SQLite numbers alike get NULL ids:
+    /// only where no statement but this queue's inserts movies while it writes (no trigger of a
+    /// sqlite3 user's).
+    init(_ db: Database, table: String, linkTable: String, facets: Bool, window: Int = 0, nowSeconds: Int64, nullIDs: Bool) throws {
         func many(_ head: String, _ values: String) -> String {
             head + Array(repeating: values, count: Self.batchSize).joined(separator: ", ")
         }
@@ -72,8 +74,8 @@ final class AppendQueue {
         self.nowSeconds = nowSeconds
         self.window = window
         self.db = db
-        largestRowID = Int64(try db.intScalar("SELECT ifnull(max(id), 0) FROM \(table)"))
-        largestFacetID = facets ? Int64(try db.intScalar("SELECT ifnull(max(id), 0) FROM movie_facets")) : nil
+        largestRowID = nullIDs ? Int64(try db.intScalar("SELECT ifnull(max(id), 0) FROM \(table)")) : nil
+        largestFacetID = nullIDs && facets ? Int64(try db.intScalar("SELECT ifnull(max(id), 0) FROM movie_facets")) : nil
         // 16 hash positions a held row: few are taken by a later row's.
         slots = window > 0 ? [Int32](repeating: 0, count: 1 << (Int.bitWidth - (window * 16 - 1).leadingZeroBitCount)) : []
     }

@@ -96,9 +96,15 @@ final class BulkAppender {
         // a row at 1M; set aside, a tenth of that when the indexes are dropped after all).
         newRowsKept = hadMovies ? max(1, try db.intScalar("SELECT count(*) FROM movies") / 32) : nil
         spellings = hadMovies ? GenreSpellings() : nil
-        appended = try AppendQueue(db, table: "movies", linkTable: "movie_genres", facets: true, window: heldRows, nowSeconds: nowSeconds)
+        // A sqlite3 user's trigger anywhere (on genres, which new genres fire; a TEMP one) may
+        // insert movies while rows are appended: then ids are bound as numbered, and a clash is
+        // that trigger's, said as such.
+        let nullIDs = try db.query("SELECT name FROM sqlite_master WHERE type = 'trigger' UNION ALL SELECT name FROM sqlite_temp_master WHERE type = 'trigger'") {
+            try $0.text(0)
+        }.allSatisfy(DerivedTables.isDerived)
+        appended = try AppendQueue(db, table: "movies", linkTable: "movie_genres", facets: true, window: heldRows, nowSeconds: nowSeconds, nullIDs: nullIDs)
         try db.execute(RepeatMerger.tablesSQL)
-        later = try AppendQueue(db, table: RepeatMerger.rowTable, linkTable: RepeatMerger.linkTable, facets: false, nowSeconds: nowSeconds)
+        later = try AppendQueue(db, table: RepeatMerger.rowTable, linkTable: RepeatMerger.linkTable, facets: false, nowSeconds: nowSeconds, nullIDs: nullIDs)
         // Stored keys first: a row repeating one is set aside like a repeat within the input.
         if hadMovies { try sieveStoredKeys() }
         // Only an index of no titles may be replaced whole by the one built alongside.
