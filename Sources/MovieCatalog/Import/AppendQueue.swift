@@ -41,12 +41,9 @@ final class AppendQueue {
     private let texts = TextArena()
     /// Told each row's id and title as it is written, in id order.
     var onWrite: ((Int64, String) -> Void)?
-    /// The largest id in `table`, and in movie_facets (nil: ids bound as numbered). A row
-    /// numbered one past it is bound a NULL id, which SQLite numbers the same (largest + 1) from
-    /// the end of the table: an explicit id costs a search from the root for its uniqueness
-    /// check, some 1,300 instructions a row.
-    private var largestRowID: Int64?
-    private var largestFacetID: Int64?
+    /// The ids bound in `table` and in movie_facets: NULL where SQLite numbers a row the same.
+    private var rowIDs: AscendingIDs
+    private var facetIDs: AscendingIDs
     private let db: Database
 
     /// A queue into `table` (with `movies`' columns) and `linkTable`, and with `facets` into
@@ -74,8 +71,8 @@ final class AppendQueue {
         self.nowSeconds = nowSeconds
         self.window = window
         self.db = db
-        largestRowID = nullIDs ? Int64(try db.intScalar("SELECT ifnull(max(id), 0) FROM \(table)")) : nil
-        largestFacetID = nullIDs && facets ? Int64(try db.intScalar("SELECT ifnull(max(id), 0) FROM movie_facets")) : nil
+        rowIDs = AscendingIDs(after: nullIDs ? Int64(try db.intScalar("SELECT ifnull(max(id), 0) FROM \(table)")) : nil)
+        facetIDs = AscendingIDs(after: nullIDs && facets ? Int64(try db.intScalar("SELECT ifnull(max(id), 0) FROM movie_facets")) : nil)
         // 16 hash positions a held row: few are taken by a later row's.
         slots = window > 0 ? [Int32](repeating: 0, count: 1 << (Int.bitWidth - (window * 16 - 1).leadingZeroBitCount)) : []
     }
@@ -129,10 +126,10 @@ final class AppendQueue {
             for i in 0..<rows {
                 let s = slot(i), id = ring[s].id
                 let offset = rowWidth * Int32(i)
-                try MovieColumns.bindInsert(ring[s].movie, id: Self.numbered(id, after: &largestRowID), now: nowSeconds,
+                try MovieColumns.bindInsert(ring[s].movie, id: rowIDs.bound(id), now: nowSeconds,
                                             to: statement, at: offset, arena: texts)
                 if let facets {
-                    try MovieFacetsTable.bind(ring[s].movie, id: Self.numbered(id, after: &largestFacetID), genres: ring[s].genreBits, to: facets,
+                    try MovieFacetsTable.bind(ring[s].movie, id: facetIDs.bound(id), genres: ring[s].genreBits, to: facets,
                                               at: Int32((MovieFacetsTable.fields.count + 2) * i), arena: texts)
                 } else {
                     try statement.bind(ring[s].genreBits, at: offset + rowWidth)
@@ -166,13 +163,6 @@ final class AppendQueue {
     /// The bytes a row's texts take in `texts`: its facet row binds the certification again.
     private static func textBytes(of movie: Movie) -> Int {
         movie.title.utf8.count + 2 * (movie.certification?.utf8.count ?? 0) + (movie.imdbID?.utf8.count ?? 0)
-    }
-
-    /// The id to bind for row `id` into a table whose largest id is `largest`: nil (SQLite
-    /// numbers it `largest + 1`) when that is `id`. Ids come in ascending order.
-    private static func numbered(_ id: Int64, after largest: inout Int64?) -> Int64? {
-        defer { largest = largest.map { max($0, id) } }
-        return id > 0 && largest.map { $0 < Int64.max && $0 + 1 == id } == true ? nil : id
     }
 
     private func step(_ statement: Statement, _ facets: Statement?, lastID: Int64?) throws {
