@@ -32,9 +32,12 @@ final class AppendQueue {
     private var head = 0
     private var count = 0
     private let window: Int
-    /// Slot + 1 of the queued row with a hash, by the hash's low bits (0: none). One entry a hash
-    /// position: a later row may take an earlier one's, which then just goes unfound.
+    /// Slot + 1 of queued rows by their hashes' low bits, `ways` to a bucket (0: none). A row
+    /// whose bucket holds `ways` rows still queued takes the oldest one's entry, which then just
+    /// goes unfound (with one entry a bucket some 3 % of held rows were, and a generated
+    /// list's repeats of them were set aside: a fifth of its set-aside rows).
     private var slots: [Int32]
+    private static let ways = 4
     /// Genre links of written rows as (movie id, genre id) pairs, written after the rows.
     private var links: [Int64] = []
     /// The texts of the batch being written, bound without SQLite copying them.
@@ -83,16 +86,39 @@ final class AppendQueue {
         if slot == ring.count { ring.append(Row(movie: movie, id: id)) } else { ring[slot].id = id }
         count += 1
         set(slot, movie, genreIDs: genreIDs, hash: hash)
-        if window > 0 { slots[Int(hash & UInt64(slots.count - 1))] = Int32(slot + 1) }
+        if window > 0 { slots[entry(for: hash)] = Int32(slot + 1) }
+    }
+
+    /// Whether ring slot `slot` holds a queued row.
+    private func isQueued(_ slot: Int) -> Bool { (slot - head + ring.count) % ring.count < count }
+
+    /// The first entry of `hash`'s bucket.
+    private func bucket(of hash: UInt64) -> Int { Int(hash & UInt64(slots.count / Self.ways - 1)) * Self.ways }
+
+    /// The entry of `hash`'s bucket a new row takes: a free one (never used, its row written, or
+    /// its slot another bucket's row now), else the oldest queued row's.
+    private func entry(for hash: UInt64) -> Int {
+        let first = bucket(of: hash)
+        var oldest = first, oldestAge = Int.max
+        for entry in first..<first + Self.ways {
+            let slot = Int(slots[entry]) - 1
+            guard slot >= 0, isQueued(slot), bucket(of: ring[slot].hash) == first else { return entry }
+            let age = (slot - head + ring.count) % ring.count
+            if age < oldestAge { (oldest, oldestAge) = (entry, age) }
+        }
+        return oldest
     }
 
     /// The id, values and genres of the held row whose key's hash is `hash`, if one may be (the
     /// caller compares the keys), and its slot for `replace`.
     func held(hash: UInt64) -> (slot: Int, id: Int64, movie: Movie, genreIDs: [Int64])? {
         guard !slots.isEmpty else { return nil }
-        let slot = Int(slots[Int(hash & UInt64(slots.count - 1))]) - 1
-        guard slot >= 0, (slot - head + ring.count) % ring.count < count, ring[slot].hash == hash else { return nil }
-        return (slot, ring[slot].id, ring[slot].movie, ring[slot].genreIDs)
+        let first = bucket(of: hash)
+        for entry in first..<first + Self.ways {
+            let slot = Int(slots[entry]) - 1
+            if slot >= 0, isQueued(slot), ring[slot].hash == hash { return (slot, ring[slot].id, ring[slot].movie, ring[slot].genreIDs) }
+        }
+        return nil
     }
 
     /// Replaces the held row in `slot` with a later repeat's values and genres (its id stays).
