@@ -34,8 +34,8 @@ final class AppendQueue {
     private let window: Int
     /// Slot + 1 of queued rows by their hashes' low bits, `ways` to a bucket (0: none). A row
     /// whose bucket holds `ways` rows still queued takes the oldest one's entry, which then just
-    /// goes unfound (with one entry a bucket some 3 % of held rows were, and a generated
-    /// list's repeats of them were set aside: a fifth of its set-aside rows).
+    /// goes unfound (with one entry a hash position some 3 % of held rows did, and their repeats,
+    /// a fifth of a generated list's set-aside rows, were set aside).
     private var slots: [Int32]
     private static let ways = 4
     /// Genre links of written rows as (movie id, genre id) pairs, written after the rows.
@@ -76,7 +76,7 @@ final class AppendQueue {
         self.db = db
         rowIDs = AscendingIDs(after: nullIDs ? Int64(try db.intScalar("SELECT ifnull(max(id), 0) FROM \(table)")) : nil)
         facetIDs = AscendingIDs(after: nullIDs && facets ? Int64(try db.intScalar("SELECT ifnull(max(id), 0) FROM movie_facets")) : nil)
-        // 16 hash positions a held row: few are taken by a later row's.
+        // 16 entries a held row, in buckets of four: a held row seldom loses its entry.
         slots = window > 0 ? [Int32](repeating: 0, count: 1 << (Int.bitWidth - (window * 16 - 1).leadingZeroBitCount)) : []
     }
 

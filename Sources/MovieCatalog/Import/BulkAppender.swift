@@ -205,7 +205,7 @@ final class BulkAppender {
         // held row is compared in place.
         let hash = row.keyHash(byIMDbID: key == .imdbID) & hashMask
         // The held row with this hash, if its key is this one. A held row passed over once (its
-        // hash position taken by a later row's) is never found again, so no repeat folded here
+        // bucket's entry taken by a later row's) is never found again, so no repeat folded here
         // can come after one set aside for the merge: the last repeat still wins.
         if let held = appended.held(hash: hash) {
             if RepeatSieve.sameKey(row.movie, held.movie, byIMDbID: key == .imdbID) {

@@ -111,7 +111,13 @@ struct RepeatSieve {
         guard (a.year ?? 0) == (b.year ?? 0) else { return false }
         return a.title.withUTF8Bytes { x in
             b.title.withUTF8Bytes { y in
-                x.count == y.count && zip(x, y).allSatisfy { ($0 &- 0x41 < 26 ? $0 | 0x20 : $0) == ($1 &- 0x41 < 26 ? $1 | 0x20 : $1) }
+                guard x.count == y.count else { return false }
+                // Bytes that differ must be one ASCII letter in two cases.
+                for i in 0..<x.count where x[i] != y[i] {
+                    let lower = x[i] | 0x20
+                    guard lower == y[i] | 0x20, lower &- 0x61 < 26 else { return false }
+                }
+                return true
             }
         }
     }
