@@ -86,12 +86,13 @@ import Testing
         let cut = try box.moviecat("import", "movies.csv", "links.csv")
         #expect(cut.status == 0 && cut.errorLines.contains { $0.hasPrefix("links.csv: MovieLens links.csv layout: 2 IMDb ids,") }, "\(cut)")
         #expect(try box.rows("SELECT title, ifnull(imdb_id, '') FROM movies ORDER BY title") == [["Heat", ""], ["Jumanji", "tt0113497"], ["Toy Story", "tt0114709"]])
-        // An IMDb id that is none: the error names links.csv and its line, nothing is imported.
+        // An IMDb id that is none: an invalid row as any, named with links.csv's line; nothing is imported.
         let bad = try Sandbox()
         try bad.write("movies.csv", movies)
         try bad.write("links.tsv", "movieId\timdbId\ttmdbId\n1\t0114709\t862\n4\ttt12x\t949\n")
         let refused = try bad.moviecat("import", "movies.csv", "links.tsv")
-        #expect(refused.status == 65 && refused.errorLines.last == "moviecat: error: links.tsv:3: imdbId: 'tt12x' is not an IMDb id (tt0111161, its digits, or an imdb.com/title/ URL)", "\(refused)")
+        #expect(refused.status == 65 && refused.errorLines.contains("links.tsv:3: imdbId: 'tt12x' is not an IMDb id (tt0111161, its digits, or an imdb.com/title/ URL)"), "\(refused)")
+        #expect(refused.errorLines.last == "moviecat: error: 1 invalid row (1 problem); nothing was imported. Fix them, or import the valid rows with --skip-invalid", "\(refused)")
         #expect(try bad.sql("SELECT count(*) FROM movies") == ["0"])
         // With --skip-invalid the row is rejected as any invalid row: counted, named, and written to --rejects.
         let skipped = try bad.moviecat("import", "movies.csv", "links.tsv", "--skip-invalid", "--rejects", "rejects.csv")
@@ -100,6 +101,13 @@ import Testing
         #expect(skipped.errorLines.contains("links.tsv:3: imdbId: 'tt12x' is not an IMDb id (tt0111161, its digits, or an imdb.com/title/ URL)"), "\(skipped)")
         #expect(try String(contentsOfFile: bad.path("rejects.csv"), encoding: .utf8) == "movieId,imdbId,tmdbId,error\n4,tt12x,949,\"links.tsv:3: imdbId: 'tt12x' is not an IMDb id (tt0111161, its digits, or an imdb.com/title/ URL)\"\n")
         #expect(try bad.rows("SELECT title, ifnull(imdb_id, '') FROM movies ORDER BY title") == [["Heat", ""], ["Jumanji", ""], ["Toy Story", "tt0114709"]])
+        // Every bad link is listed, with the movies file's invalid rows, before the import stops.
+        let many = try Sandbox()
+        try many.write("movies.csv", movies + "5,Blank year (1066),Drama\n")
+        try many.write("links.csv", "movieId,imdbId,tmdbId\n1,x1,862\n2,0113497,8844\n4,y2,949\n")
+        let listed = try many.moviecat("import", "links.csv", "movies.csv")
+        #expect(listed.status == 65 && listed.errorLines.filter { $0.hasPrefix("links.csv:") }.count == 2, "\(listed)")
+        #expect(listed.errorLines.last?.hasPrefix("moviecat: error: 3 invalid rows (3 problems); nothing was imported") == true, "\(listed)")
         // A movies file that carries its own ids keeps them; links.csv gives none.
         let own = try Sandbox()
         try own.write("movies.csv", "movieId,title,genres,imdbId\n1,Toy Story (1995),Adventure,tt0114709\n")

@@ -108,11 +108,12 @@ public final class Importer {
             // MovieLens's links.csv is read first: its movies.csv, wherever it comes, takes the ids.
             // (Not where layouts are off, or another is forced: links.csv is then read as such.)
             let readsLinks = options.layout == .automatic || options.layout == .forced(ImportLayout.named("movielens")!)
-            // Its rows that are no links are rejected as any invalid row (into `--rejects` too).
+            // Its rows that are no links are invalid rows as any: listed, and the import stops at
+            // the end, or with --skip-invalid they are rejected (into `--rejects` too).
             if readsLinks, let path = options.rejectsPath { rejects = try RejectsWriter(path: path) }
             var linkRejects: [Int: ImportCounts] = [:]
             let (links, linkCounts) = readsLinks
-                ? try MovieLensLinks.read(inputs, skipInvalid: options.skipInvalid) { index, problem, header, fields in
+                ? try MovieLensLinks.read(inputs) { index, problem, header, fields in
                     try self.reject([problem], counts: &linkRejects[index, default: ImportCounts()]) { (header, fields) }
                 }
                 : ([:], [:])

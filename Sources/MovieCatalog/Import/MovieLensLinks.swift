@@ -13,9 +13,9 @@ enum MovieLensLinks {
 
     /// Reads every links.csv among `inputs` (CSV or TSV files whose header is that layout's)
     /// whole: movieId -> IMDb id (`0114709` read as tt0114709), and what each input read gave.
-    /// An IMDb id that is none is an error naming its line, or with `skipInvalid` a row rejected
-    /// through `reject` (the input's index, the problem, the header and the row as read).
-    static func read(_ inputs: [(ByteReader, ImportFormat)], skipInvalid: Bool,
+    /// A row whose IMDb id is none is an invalid row, given to `reject` (the input's index, the
+    /// problem, the header and the row as read).
+    static func read(_ inputs: [(ByteReader, ImportFormat)],
                      reject: (Int, ImportProblem, [String], [[UInt8]]) throws -> Void) throws -> (links: [String: String], read: [Int: Read]) {
         var links: [String: String] = [:]
         var read: [Int: Read] = [:]
@@ -38,9 +38,8 @@ enum MovieLensLinks {
                 case .success:
                     continue
                 case .failure(let violation):
-                    let problem = ImportProblem(file: input.name, line: reader.recordLine, field: header[imdbID].trimmingWhitespace(), reason: violation.reason)
-                    guard skipInvalid else { throw CatalogError(.dataError, problem.description) }
-                    try reject(index, problem, header, reader.fieldBytes())
+                    try reject(index, ImportProblem(file: input.name, line: reader.recordLine, field: header[imdbID].trimmingWhitespace(), reason: violation.reason),
+                               header, reader.fieldBytes())
                 }
             }
             read[index] = result
