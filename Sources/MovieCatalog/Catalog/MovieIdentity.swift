@@ -39,7 +39,10 @@ final class MovieIdentity {
     func match(_ movie: Movie) throws -> Match {
         let year = Int64(movie.year ?? 0)
         if let imdbID = movie.imdbID {
-            if let id = try firstID(byIMDbID, [.text(imdbID)]) { return .movie(id: id, attach: false) }
+            // Typed: an update-only input (IMDb's ratings) asks this of every row.
+            try byIMDbID.bind(imdbID, at: 1)
+            defer { byIMDbID.reset(clearingBindings: false) }
+            if try byIMDbID.step() { return .movie(id: try byIMDbID.int64(0), attach: false) }
             // An update-only row (no title) is found by its id or not at all.
             if movie.title.isEmpty { return .none }
             if let id = try firstID(byTitleWithoutID, [.text(movie.title), .integer(year)]) { return .movie(id: id, attach: true) }
