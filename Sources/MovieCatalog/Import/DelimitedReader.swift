@@ -14,9 +14,11 @@ public final class DelimitedReader {
     /// Comma-separated with RFC 4180 quoting, or tab-separated without quoting (IMDb style).
     public enum Dialect: Sendable { case csv, tsv }
 
-    private let input: ByteReader
+    let input: ByteReader
     private let separator: UInt8
-    private let quoting: Bool
+    let quoting: Bool
+    /// Byte classes for `scanPlain` (nil: every record is read by `scan`).
+    let byteClasses: [UInt8]?
     /// The current record's field bytes, concatenated.
     private(set) var storage: [UInt8] = []
     /// End offset in `storage` of each field of the current record.
@@ -24,24 +26,26 @@ public final class DelimitedReader {
     /// Physical line where the current record starts (1-based).
     public private(set) var recordLine = 0
     /// True when the current record holds a NUL byte.
-    public private(set) var hasNUL = false
+    public internal(set) var hasNUL = false
     /// True when the current record fails a condition (`--where`): it is left out unread.
-    public private(set) var isFilteredOut = false
+    public internal(set) var isFilteredOut = false
     /// True when the condition it fails is `RowKinds`' (a show, an episode), not a `--where`.
-    public private(set) var isLeftOutByKind = false
+    public internal(set) var isLeftOutByKind = false
     /// Conditions on columns, by column: a TSV record failing one is skipped to its line end at
     /// once, so rows left out cost little more than finding their end.
     var conditions: [RowCondition] = [] {
         didSet { conditions.sort { $0.column < $1.column } }
     }
-    private var line = 1
+    var line = 1
     private var started = false
 
-    /// Creates a reader of `input` in the given dialect (`separator`: a CSV's other than `,`).
-    public init(input: ByteReader, dialect: Dialect, separator: UInt8? = nil) {
+    /// Creates a reader of `input` in the given dialect (`separator`: a CSV's other than `,`);
+    /// without `plainScan` every record is read byte by byte (for tests of the one-pass read).
+    public init(input: ByteReader, dialect: Dialect, separator: UInt8? = nil, plainScan: Bool = true) {
         self.input = input
         self.separator = separator ?? (dialect == .csv ? UInt8(ascii: ",") : UInt8(ascii: "\t"))
         quoting = dialect == .csv
+        byteClasses = plainScan ? Self.byteClasses(separator: self.separator, quoting: quoting) : nil
         storage.reserveCapacity(4096)
         fieldEnds.reserveCapacity(32)
     }
@@ -151,6 +155,7 @@ public final class DelimitedReader {
             swap(&storage, &self.storage)
             swap(&fieldEnds, &self.fieldEnds)
         }
+        if let read = try scanPlain(into: &storage, fieldEnds: &fieldEnds) { return read }
         return try scan(into: &storage, fieldEnds: &fieldEnds)
     }
 
@@ -311,7 +316,7 @@ public final class DelimitedReader {
     }
 
     /// Moves past the rest of the current line (LF, CRLF or a lone CR), counting it.
-    private func skipLine() throws {
+    func skipLine() throws {
         while true {
             let start = input.buffer + input.position
             let count = input.end - input.position

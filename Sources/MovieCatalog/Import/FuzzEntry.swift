@@ -6,6 +6,9 @@ import MovieDomain
 public enum FuzzEntry {
     /// CSV or TSV records, with a row condition, through validation as an import does.
     public static func delimited(_ data: [UInt8], tsv: Bool) {
+        for chunkSize in [64, 7] {
+            if let difference = recordDifference(data, tsv: tsv, chunkSize: chunkSize) { preconditionFailure(difference) }
+        }
         let input = ByteReader(streaming: data, name: "fuzz", chunkSize: 64)
         // Half the inputs have their encoding told as a file's is (Windows-1252, UTF-16, late too).
         if data.count % 3 != 0 {
@@ -36,6 +39,44 @@ public enum FuzzEntry {
                 _ = reader.strings()
             }
         } catch {}
+    }
+
+    /// Reads `data` with and without `DelimitedReader.scanPlain` (in chunks of `chunkSize` bytes;
+    /// for inputs of even length under a TSV's skipping condition and a kind's): nil when both
+    /// give the same records, fields, lines, flags and errors, else the first difference.
+    public static func recordDifference(_ data: [UInt8], tsv: Bool, chunkSize: Int) -> String? {
+        func reader(plainScan: Bool) -> DelimitedReader {
+            let input = ByteReader(streaming: data, name: "fuzz", chunkSize: chunkSize)
+            if data.count % 3 != 0 {
+                input.encodingSniffed = false
+                input.maySingleByte = true
+            }
+            let reader = DelimitedReader(input: input, dialect: tsv ? .tsv : .csv, plainScan: plainScan)
+            if data.count % 2 == 0 {
+                reader.conditions = [RowCondition(column: 1, name: "kind", values: ["movie", "tvMovie"]),
+                                     RowKinds.condition(column: 2, name: "media type")]
+            }
+            return reader
+        }
+        let plain = reader(plainScan: true), bytewise = reader(plainScan: false)
+        while true {
+            let read = Result { try plain.next() }, expected = Result { try bytewise.next() }
+            switch (read, expected) {
+            case (.success(let more), .success(let expectedMore)):
+                guard more == expectedMore else { return "scanPlain: more records \(more), scan \(expectedMore)" }
+                guard more else { return nil }
+                let fields = plain.fieldBytes(), expectedFields = bytewise.fieldBytes()
+                guard fields == expectedFields, plain.recordLine == bytewise.recordLine, plain.hasNUL == bytewise.hasNUL,
+                      plain.isFilteredOut == bytewise.isFilteredOut, plain.isLeftOutByKind == bytewise.isLeftOutByKind else {
+                    return "scanPlain read line \(plain.recordLine) \(fields) (NUL \(plain.hasNUL), left out \(plain.isFilteredOut)/\(plain.isLeftOutByKind)) "
+                        + "where scan read line \(bytewise.recordLine) \(expectedFields) (NUL \(bytewise.hasNUL), left out \(bytewise.isFilteredOut)/\(bytewise.isLeftOutByKind))"
+                }
+            case (.failure(let error), .failure(let expectedError)):
+                return "\(error)" == "\(expectedError)" ? nil : "scanPlain failed with \(error), scan with \(expectedError)"
+            default:
+                return "scanPlain gave \(read), scan \(expected)"
+            }
+        }
     }
 
     /// A JSON array or JSON Lines, record by record, each record's values as cells, then each

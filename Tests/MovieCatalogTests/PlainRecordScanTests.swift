@@ -1,0 +1,55 @@
+import Testing
+import TestSupport
+@testable import MovieCatalog
+
+/// The one-pass read of plain CSV and TSV records (`DelimitedReader.scanPlain`) against the
+/// byte-by-byte one (`scan`): the same records, lines, flags and errors.
+@Suite struct PlainRecordScanTests {
+    /// Inputs at the edges: line breaks of each kind (a CR as a chunk's last byte), quotes inside
+    /// and around fields, NULs, blank and separator-only lines, a BOM, kinds left out mid-record.
+    static let edges: [String] = [
+        "a,b\r", "a,b\r\nc,d", "a,b\rc,d\n", "a,b\n\nc\n", ",,,\n,\n", "\u{FEFF}title,year\nx,1\n",
+        "a\"b,c\n", "\"q\",x\n", "a,\"b\nc\",d\n", "a\u{0}b,c\n", "x,movie,z\ny,tvSeries,q\r\nw,movie,tv\n",
+        "x\tmovie\tz\ny\ttvSeries\tq\r\nw\tmovie\ttv\n", "a\tb\tc\n\\N\t\\N\n", " \t \n", "é,日本語\r\nü\tø\n",
+        "t,movie\n", "t,tvMovie,TV\n", "t,tvEpisode\n", "x,movie,tv,4\n",
+    ]
+
+    @Test("edge inputs read alike with and without the one-pass read", arguments: PlainRecordScanTests.edges, [1, 2, 3, 7, 64])
+    func edgesAlike(_ text: String, chunkSize: Int) {
+        // Even and odd lengths: with and without the TSV's and the kind's conditions.
+        for bytes in [Array(text.utf8), Array(text.utf8) + [0x0A]] {
+            for tsv in [false, true] {
+                #expect(FuzzEntry.recordDifference(bytes, tsv: tsv, chunkSize: chunkSize) == nil, "\(bytes) \(tsv ? "TSV" : "CSV")")
+            }
+        }
+    }
+
+    @Test("random inputs read alike with and without the one-pass read", arguments: 0..<48)
+    func randomAlike(seed: Int) {
+        var random = SeededRandom(seed: UInt64(seed))
+        let pieces = ["a", "movie", "tvMovie", "tvSeries", "TV", "é", "日", ",", ",", "\t", "\t", "\"", "\r", "\n", "\n", "\r\n",
+                      "\u{0}", " ", "\\N", "12", "\u{FEFF}"]
+        var bytes: [UInt8] = []
+        for _ in 0..<(random.next() % 300) { bytes += Array(pieces[Int(random.next() % UInt64(pieces.count))].utf8) }
+        for chunkSize in [1, 5, 64, 4096] {
+            for tsv in [false, true] {
+                #expect(FuzzEntry.recordDifference(bytes, tsv: tsv, chunkSize: chunkSize) == nil, "\(bytes) \(tsv ? "TSV" : "CSV")")
+            }
+        }
+    }
+
+    @Test("a plain record is read in one pass; one with a quote is left to scan, nothing read")
+    func takesPlainRecords() throws {
+        let input = ByteReader(bytes: Array("ab,c,\r\n\"q\",d\n".utf8), name: "x.csv")
+        let reader = DelimitedReader(input: input, dialect: .csv)
+        var storage: [UInt8] = [], ends: [Int] = []
+        #expect(try reader.scanPlain(into: &storage, fieldEnds: &ends) == true)
+        #expect(storage == Array("abc".utf8) && ends == [2, 3, 3])
+        #expect(input.position == 7 && reader.line == 2)
+        storage = []
+        ends = []
+        #expect(try reader.scanPlain(into: &storage, fieldEnds: &ends) == nil)
+        #expect(storage.isEmpty && ends.isEmpty && input.position == 7 && reader.line == 2)
+        #expect(try reader.next() && reader.strings() == ["q", "d"])
+    }
+}
