@@ -190,7 +190,7 @@ final class BulkAppender {
     /// seen before (or while a stored catalog keeps its indexes); a repeat of a held row replaces
     /// it instead. Returns the movie's id, and whether the row was such a repeat.
     func append(_ row: ImportRow) throws -> (id: Int64, repeated: Bool) {
-        if let violation = MovieRules.violation(in: row.movie) {
+        if let violation = row.violation {
             throw CatalogError(.internalError, "internal error: line \(row.line) passed validation but \(violation)")
         }
         genreIDs.removeAll(keepingCapacity: true)

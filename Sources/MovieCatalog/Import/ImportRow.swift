@@ -26,7 +26,10 @@ public struct ImportRow: Equatable, Sendable {
     public var line: Int
     /// The row's values (id 0; genres as names, resolved to codes when stored).
     public var movie: Movie {
-        didSet { keyHash = nil }
+        didSet {
+            keyHash = nil
+            breaksNoRule = nil
+        }
     }
     /// The fields the input has (absent ones keep their stored values on update).
     public var present: MovieFields
@@ -34,6 +37,9 @@ public struct ImportRow: Equatable, Sendable {
     /// and year's. Computed with the row, where it is parsed, off the writer's thread; nil once
     /// the values change.
     private(set) var keyHash: UInt64?
+    /// Whether the values pass `MovieRules.violation` (the CHECKs a bulk load turns off), checked
+    /// with the row where it is parsed; nil once the values change.
+    private var breaksNoRule: Bool?
 
     /// Creates a row from its line, values and present fields.
     public init(line: Int, movie: Movie, present: MovieFields) {
@@ -41,7 +47,11 @@ public struct ImportRow: Equatable, Sendable {
         self.movie = movie
         self.present = present
         keyHash = RepeatSieve.hash(of: movie, byIMDbID: movie.imdbID != nil)
+        breaksNoRule = MovieRules.violation(in: movie) == nil
     }
+
+    /// The first CHECK of `movies` the values break (`MovieRules.violation`), nil for none.
+    var violation: String? { breaksNoRule == true ? nil : MovieRules.violation(in: movie) }
 
     /// Rows are equal when their line, values and fields are (the hash follows the values).
     public static func == (a: ImportRow, b: ImportRow) -> Bool {
