@@ -30,7 +30,8 @@ extension DelimitedReader {
     }
 
     /// Reads the next record as `scan` would when its line lies whole in the input's buffer and
-    /// holds no byte of class `other`: its bytes copied at once, then the separators squeezed out.
+    /// holds no NUL and no quote that opens a field (CSV): its bytes copied at once, then the
+    /// separators squeezed out.
     /// Nil, having read and changed nothing, for any other record.
     func scanPlain(into storage: inout [UInt8], fieldEnds: inout [Int]) throws -> Bool? {
         guard let byteClasses, storage.isEmpty, fieldEnds.isEmpty else { return nil }
@@ -48,7 +49,12 @@ extension DelimitedReader {
                     i += 1
                     continue
                 }
-                if byteClass == ByteClass.other { return false }
+                if byteClass == ByteClass.other {
+                    // A quote that does not open a field is data, as `scan` reads it.
+                    guard quoting, buf[i] == UInt8(ascii: "\""), i != fieldStart else { return false }
+                    i += 1
+                    continue
+                }
                 // A field ends at `i`: its end in `storage`, where the separators before it are not.
                 let field = fieldEnds.count
                 fieldEnds.append(i - start - field)
