@@ -70,8 +70,8 @@ public enum MovieRules {
     /// The first CHECK of `movies` the movie would fail, or nil when SQLite would accept it.
     public static func violation(in movie: Movie) -> String? {
         // title <> '' AND title = trim(title): trim() strips spaces (U+0020) only.
-        let title = movie.title.utf8
-        guard let first = title.first, let last = title.last else { return "title is empty" }
+        let ends = movie.title.withUTF8Bytes { bytes in bytes.first.map { ($0, bytes[bytes.count - 1]) } }
+        guard let (first, last) = ends else { return "title is empty" }
         if first == 0x20 || last == 0x20 { return "title is not trimmed" }
         if let year = movie.year, !years.contains(year) { return "year \(year) is outside \(rangeText(years))" }
         if let rating = movie.rating, !ratings.contains(rating) { return "rating \(rating) is outside 0..10" }

@@ -262,8 +262,13 @@ import TestSupport
             try queue.flush(all: false)
         }
         // (Up to a batch beyond the window waits to be written: the first 900 are.)
-        let written = hashes.prefix(900).filter { queue.held(hash: $0) != nil }.count
-        let found = hashes.dropFirst(1_000).filter { queue.held(hash: $0) != nil }.count
+        func held(_ i: Int) -> Bool {
+            queue.held(hash: hashes[i], sameKeyAs: Movie(title: "Movie \(i)"), byIMDbID: false) != nil
+        }
+        let written = (0..<900).filter(held).count
+        let found = (1_000..<hashes.count).filter(held).count
+        // A held row is found by its key, not by its hash alone.
+        #expect(queue.held(hash: hashes[hashes.count - 1], sameKeyAs: Movie(title: "Movie 0"), byIMDbID: false) == nil)
         #expect(written == 0)
         // Four entries a bucket: a row is lost only to four later rows of its bucket (one
         // entry a bucket lost some 3 % of the held rows).

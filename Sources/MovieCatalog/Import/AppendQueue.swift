@@ -109,17 +109,22 @@ final class AppendQueue {
         return oldest
     }
 
-    /// The id, values and genres of the held row whose key's hash is `hash`, if one may be (the
-    /// caller compares the keys), and its slot for `replace`.
-    func held(hash: UInt64) -> (slot: Int, id: Int64, movie: Movie, genreIDs: [Int64])? {
+    /// The slot and id of the held row with `movie`'s key (whose hash is `hash`), if one is held:
+    /// compared in place, with no copy of the held row's values.
+    func held(hash: UInt64, sameKeyAs movie: Movie, byIMDbID: Bool) -> (slot: Int, id: Int64)? {
         guard !slots.isEmpty else { return nil }
         let first = bucket(of: hash)
         for entry in first..<first + Self.ways {
             let slot = Int(slots[entry]) - 1
-            if slot >= 0, isQueued(slot), ring[slot].hash == hash { return (slot, ring[slot].id, ring[slot].movie, ring[slot].genreIDs) }
+            if slot >= 0, isQueued(slot), ring[slot].hash == hash, RepeatSieve.sameKey(movie, ring[slot].movie, byIMDbID: byIMDbID) {
+                return (slot, ring[slot].id)
+            }
         }
         return nil
     }
+
+    /// The genre ids of the held row in `slot`.
+    func genreIDs(at slot: Int) -> [Int64] { ring[slot].genreIDs }
 
     /// Replaces the held row in `slot` with a later repeat's values and genres (its id stays).
     func replace(_ slot: Int, with movie: Movie, genreIDs: [Int64]) {

@@ -204,16 +204,14 @@ final class BulkAppender {
         // The key's bytes are made only for the rows set aside (recorded); a possible repeat of a
         // held row is compared in place.
         let hash = row.keyHash(byIMDbID: key == .imdbID) & hashMask
-        // The held row with this hash, if its key is this one. A held row passed over once (its
+        // The held row with this key, if any. A held row passed over once (its
         // bucket's entry taken by a later row's) is never found again, so no repeat folded here
         // can come after one set aside for the merge: the last repeat still wins.
-        if let held = appended.held(hash: hash) {
-            if RepeatSieve.sameKey(row.movie, held.movie, byIMDbID: key == .imdbID) {
-                for genre in held.genreIDs where genre > genres.maxIDBefore { replacedGenres.insert(genre) }
-                for (genre, name) in addedNames { spellings?.kept(genre, name: name, position: nextID) }
-                appended.replace(held.slot, with: row.movie, genreIDs: genreIDs)
-                return (held.id, true)
-            }
+        if let held = appended.held(hash: hash, sameKeyAs: row.movie, byIMDbID: key == .imdbID) {
+            for genre in appended.genreIDs(at: held.slot) where genre > genres.maxIDBefore { replacedGenres.insert(genre) }
+            for (genre, name) in addedNames { spellings?.kept(genre, name: name, position: nextID) }
+            appended.replace(held.slot, with: row.movie, genreIDs: genreIDs)
+            return (held.id, true)
         }
         let id = nextID
         nextID += 1

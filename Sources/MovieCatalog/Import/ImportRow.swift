@@ -43,11 +43,12 @@ public struct ImportRow: Equatable, Sendable {
 
     /// Creates a row from its line, values and present fields.
     public init(line: Int, movie: Movie, present: MovieFields) {
-        self.line = line
-        self.movie = movie
-        self.present = present
         keyHash = RepeatSieve.hash(of: movie, byIMDbID: movie.imdbID != nil)
         breaksNoRule = MovieRules.violation(in: movie) == nil
+        self.line = line
+        self.present = present
+        // Its last use: moved in, not copied.
+        self.movie = movie
     }
 
     /// The first CHECK of `movies` the values break (`MovieRules.violation`), nil for none.
