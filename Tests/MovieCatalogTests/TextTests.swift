@@ -36,7 +36,10 @@ import TestSupport
         var rng = SeededRandom(seed: 17)
         let pool: [Unicode.Scalar] = ["a", "e", "A", " ", "\u{E9}", "\u{C5}", "\u{2FF}", "\u{300}", "\u{301}", "\u{323}",
                                       "\u{302}", "\u{338}", "\u{3A3}", "\u{3C2}", "\u{1100}", "\u{1161}", "\u{11A8}",
-                                      "\u{212B}", "\u{2126}", "\u{F900}", "\u{1F3AC}", "\u{5D0}", "\u{5B8}"]
+                                      "\u{212B}", "\u{2126}", "\u{F900}", "\u{1F3AC}", "\u{5D0}", "\u{5B8}",
+                                      // CJK ideographs and kana, told composed from their bytes, and the voicing marks that are not.
+                                      "\u{65E5}", "\u{4E00}", "\u{9FFF}", "\u{304B}", "\u{3041}", "\u{3096}", "\u{30A1}", "\u{30FA}",
+                                      "\u{3099}", "\u{309A}", "\u{30FB}", "\u{3097}", "\u{FA00}"]
         for _ in 0..<2_000 {
             var scalars = String.UnicodeScalarView()
             for _ in 0..<Int.random(in: 0...8, using: &rng) { scalars.append(pool[Int.random(in: 0..<pool.count, using: &rng)]) }
@@ -48,6 +51,14 @@ import TestSupport
                     "\(text.unicodeScalars.map(\.value))")
             #expect(Array(composed.precomposed.unicodeScalars) == Array(composed.unicodeScalars))
         }
+    }
+
+    @Test("text told composed from its bytes: below U+0300, CJK ideographs, kana without voicing marks", arguments: [
+        ("plain", true), ("Am\u{E9}lie", true), ("日本語のタイトル", true), ("\u{304B}\u{3099}", false), ("e\u{301}", false),
+        ("\u{F900}", false), ("\u{AC00}", false), ("\u{30FB}", false), ("\u{3097}", false), ("\u{1F3AC}", false), ("", true),
+    ])
+    func plainlyComposed(_ text: String, _ expected: Bool) {
+        #expect(text.isPlainlyComposed == expected)
     }
 
     @Test("truncation fits the width and ends in an ellipsis")
