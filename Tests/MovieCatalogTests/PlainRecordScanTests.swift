@@ -24,6 +24,24 @@ import TestSupport
         }
     }
 
+    @Test("other separators, and input read all at once, alike with and without the one-pass read",
+          arguments: PlainRecordScanTests.edges, [UInt8(ascii: ";"), UInt8(ascii: "|"), UInt8(ascii: " ")])
+    func separatorsAlike(_ text: String, separator: UInt8) {
+        let bytes = Array(text.replacing(",", with: String(UnicodeScalar(separator))).utf8)
+        for chunkSize in [nil, 3] as [Int?] {
+            #expect(FuzzEntry.recordDifference(bytes, tsv: false, chunkSize: chunkSize, separator: separator) == nil, "\(bytes)")
+            #expect(FuzzEntry.recordDifference(bytes + [0x0A], tsv: false, chunkSize: chunkSize, separator: separator) == nil, "\(bytes)")
+        }
+    }
+
+    @Test("records at the record limit read alike with and without the one-pass read", arguments: [-8, 0, 1])
+    func limitAlike(_ offset: Int) {
+        // One field, and two (a separator's 8 bytes counted), about `ByteReader.maxRecordBytes` long.
+        let long = [UInt8](repeating: 0x61, count: ByteReader.maxRecordBytes + offset)
+        #expect(FuzzEntry.recordDifference(long + [0x0A, 0x62, 0x0A], tsv: false, chunkSize: nil) == nil)
+        #expect(FuzzEntry.recordDifference(Array(long.dropLast(9)) + [0x09, 0x61, 0x0A], tsv: true, chunkSize: nil) == nil)
+    }
+
     @Test("random inputs read alike with and without the one-pass read", arguments: 0..<48)
     func randomAlike(seed: Int) {
         var random = SeededRandom(seed: UInt64(seed))

@@ -41,17 +41,18 @@ public enum FuzzEntry {
         } catch {}
     }
 
-    /// Reads `data` with and without `DelimitedReader.scanPlain` (in chunks of `chunkSize` bytes;
-    /// for inputs of even length under a TSV's skipping condition and a kind's): nil when both
-    /// give the same records, fields, lines, flags and errors, else the first difference.
-    public static func recordDifference(_ data: [UInt8], tsv: Bool, chunkSize: Int) -> String? {
+    /// Reads `data` with and without `DelimitedReader.scanPlain` (in chunks of `chunkSize` bytes,
+    /// or all at once when nil; split on `separator` when given; for inputs of even length under a
+    /// TSV's skipping condition and a kind's): nil when both give the same records, fields, lines,
+    /// flags, input positions and errors, else the first difference.
+    public static func recordDifference(_ data: [UInt8], tsv: Bool, chunkSize: Int?, separator: UInt8? = nil) -> String? {
         func reader(plainScan: Bool) -> DelimitedReader {
-            let input = ByteReader(streaming: data, name: "fuzz", chunkSize: chunkSize)
+            let input = chunkSize.map { ByteReader(streaming: data, name: "fuzz", chunkSize: $0) } ?? ByteReader(bytes: data, name: "fuzz")
             if data.count % 3 != 0 {
                 input.encodingSniffed = false
                 input.maySingleByte = true
             }
-            let reader = DelimitedReader(input: input, dialect: tsv ? .tsv : .csv, plainScan: plainScan)
+            let reader = DelimitedReader(input: input, dialect: tsv ? .tsv : .csv, separator: separator, plainScan: plainScan)
             if data.count % 2 == 0 {
                 reader.conditions = [RowCondition(column: 1, name: "kind", values: ["movie", "tvMovie"]),
                                      RowKinds.condition(column: 2, name: "media type")]
@@ -64,6 +65,9 @@ public enum FuzzEntry {
             switch (read, expected) {
             case (.success(let more), .success(let expectedMore)):
                 guard more == expectedMore else { return "scanPlain: more records \(more), scan \(expectedMore)" }
+                guard plain.line == bytewise.line, plain.input.position == bytewise.input.position else {
+                    return "scanPlain at line \(plain.line), byte \(plain.input.position); scan at line \(bytewise.line), byte \(bytewise.input.position)"
+                }
                 guard more else { return nil }
                 let fields = plain.fieldBytes(), expectedFields = bytewise.fieldBytes()
                 guard fields == expectedFields, plain.recordLine == bytewise.recordLine, plain.hasNUL == bytewise.hasNUL,
