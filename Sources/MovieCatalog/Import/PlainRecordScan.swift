@@ -11,8 +11,8 @@ import Darwin
 /// the parsing thread's work).
 extension DelimitedReader {
     /// The class of each byte value for `scanPlain`: nothing to note, a separator, a line break,
-    /// or one that leaves the record to `scan` (a quote in CSV, a NUL). Nil when the separator is
-    /// one of the others (`scan` alone reads such a file).
+    /// or one that may leave the record to `scan` (a quote in CSV, when it opens a field; a NUL).
+    /// Nil when the separator is one of the others (`scan` alone reads such a file).
     static func byteClasses(separator: UInt8, quoting: Bool) -> [UInt8]? {
         let quote = UInt8(ascii: "\""), lf = UInt8(ascii: "\n"), cr = UInt8(ascii: "\r")
         guard separator != lf, separator != cr, separator != 0, !(quoting && separator == quote) else { return nil }
@@ -25,14 +25,14 @@ extension DelimitedReader {
         return classes
     }
 
+    /// The classes `byteClasses` gives.
     enum ByteClass {
         static let ordinary: UInt8 = 0, separator: UInt8 = 1, lineBreak: UInt8 = 2, other: UInt8 = 3
     }
 
     /// Reads the next record as `scan` would when its line lies whole in the input's buffer and
     /// holds no NUL and no quote that opens a field (CSV): its bytes copied at once, then the
-    /// separators squeezed out.
-    /// Nil, having read and changed nothing, for any other record.
+    /// separators squeezed out. Nil, having read and changed nothing, for any other record.
     func scanPlain(into storage: inout [UInt8], fieldEnds: inout [Int]) throws -> Bool? {
         guard let byteClasses, storage.isEmpty, fieldEnds.isEmpty else { return nil }
         let buf = UnsafePointer(input.buffer), start = input.position, end = input.end
