@@ -92,6 +92,15 @@ public final class Database {
                          [.text(type)] + tables.map { .text($0) }) { (name: try $0.text(0), sql: try $0.text(1)) }
     }
 
+    /// The column of an index made as `ON t (c) WHERE c IS NOT NULL` (one column, its NULLs left
+    /// out: no row with c NULL has an entry); nil for any other index.
+    public func nullSkippingColumn(ofIndex index: (name: String, sql: String)) throws -> String? {
+        let columns = try query("SELECT name FROM pragma_index_info(?)", [.text(index.name)]) { $0.optionalText(0) }
+        guard columns.count == 1, let column = columns[0] else { return nil }
+        let words = index.sql.lowercased().split(whereSeparator: \.isWhitespace)
+        return words.suffix(5) == ["where", Substring(column.lowercased()), "is", "not", "null"] ? column : nil
+    }
+
     /// Drops the `schemaObjects` that `include` picks (all by default), returning their names and
     /// definitions to create them again.
     public func dropSchemaObjects(_ type: String, on tables: [String],

@@ -261,6 +261,14 @@ final class BulkAppender {
             try merge()
         }
         keys = nil
+        if titles != nil {
+            // The builder is still indexing titles on the other core: the facet totals, the
+            // writer's work alone, are counted meanwhile, not after the index builds (which
+            // share that core with SQLite's sorter threads). ImportWriter.finish fills any
+            // block a later input changes.
+            try FacetTotals.fill(db)
+            timings.mark("facet totals")
+        }
         try buildUniqueIndexes(timings)
         // While the builder still indexes titles on its thread, the other indexes are built now
         // rather than in `finish()`: the writer would wait for it (8 s at 10M rows, once the merge
@@ -300,9 +308,15 @@ final class BulkAppender {
         return true
     }
 
-    /// Drops the indexes of movies, movie_genres and movie_facets for the rest of the append.
+    /// Drops the indexes of movies, movie_genres and movie_facets for the rest of the append, but
+    /// those no appended row enters: an index of the non-NULL values of a column these rows lack
+    /// (votes, IMDb ids, a rating) stays as it is rather than being built again from every row.
     private func dropIndexes() throws {
-        droppedIndexes = try db.dropSchemaObjects("index", on: ["movies", "movie_genres", "movie_facets"])
+        let absent = MovieFacetsTable.fields.filter { !fields.contains($0.field) }.flatMap { [$0.column, $0.field.column!] }
+            + (fields.contains(.imdbID) ? [] : [MovieField.imdbID.column!])
+        droppedIndexes = try db.dropSchemaObjects("index", on: ["movies", "movie_genres", "movie_facets"]) { index in
+            try db.nullSkippingColumn(ofIndex: index).map { !absent.contains($0) } ?? true
+        }
         newRowsKept = nil
     }
 
