@@ -93,8 +93,10 @@ public final class Database {
     }
 
     /// The column of an index made as `ON t (c) WHERE c IS NOT NULL` (one column, its NULLs left
-    /// out: no row with c NULL has an entry); nil for any other index.
+    /// out: no row with c NULL has an entry); nil for any other index, and for one whose SQL has
+    /// a comment (which could end it in those words).
     public func nullSkippingColumn(ofIndex index: (name: String, sql: String)) throws -> String? {
+        guard !index.sql.contains("--"), !index.sql.contains("/*") else { return nil }
         let columns = try query("SELECT name FROM pragma_index_info(?)", [.text(index.name)]) { $0.optionalText(0) }
         guard columns.count == 1, let column = columns[0] else { return nil }
         let words = index.sql.lowercased().split(whereSeparator: \.isWhitespace)

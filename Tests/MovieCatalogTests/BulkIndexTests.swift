@@ -52,12 +52,17 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: dir) }
         let db = catalog.db
         _ = try TitleIndexBuilderTests.importAlways(catalog, dir, "a.csv")
-        // A sqlite3 user's own indexes: one of votes' non-NULL values (kept), one of all of them (built again).
-        try db.execute("CREATE INDEX my_votes ON movie_facets (votes); CREATE INDEX my_rated_votes ON movies (votes) WHERE votes IS NOT NULL")
+        // A sqlite3 user's own indexes: one of votes' non-NULL values (kept), one of all of them
+        // (built again), and one of a column of their own on movie_genres that the rows lack just
+        // as much, but which is none of the load's columns (built again).
+        try db.execute("""
+            CREATE INDEX my_votes ON movie_facets (votes); CREATE INDEX my_rated_votes ON movies (votes) WHERE votes IS NOT NULL;
+            ALTER TABLE movie_genres ADD COLUMN votes INTEGER; CREATE INDEX my_link_votes ON movie_genres (votes) WHERE votes IS NOT NULL
+            """)
         let report = try TitleIndexBuilderTests.importAlways(catalog, dir, "b.csv")
         #expect(report.total.inserted == 16 && report.total.updated == 64)
         let rebuilt = Self.rebuilt(report)
-        #expect(rebuilt.contains("movie_facets_rating") && rebuilt.contains("my_votes"), "\(rebuilt)")
+        #expect(rebuilt.contains("movie_facets_rating") && rebuilt.contains("my_votes") && rebuilt.contains("my_link_votes"), "\(rebuilt)")
         #expect(!rebuilt.contains("movie_facets_votes") && !rebuilt.contains("my_rated_votes") && !rebuilt.contains("movies_imdb_id"), "\(rebuilt)")
         #expect(try db.scalar("PRAGMA integrity_check") == .text("ok"))
         let byIndex = try db.query("SELECT id, votes FROM movie_facets INDEXED BY movie_facets_votes WHERE votes > 0 ORDER BY votes") { try $0.int64(0) }
@@ -74,6 +79,8 @@ import TestSupport
         ("CREATE INDEX i ON movies (votes, rating) WHERE votes IS NOT NULL", nil),
         ("CREATE INDEX i ON movies (votes) WHERE votes IS NOT NULL AND rating IS NOT NULL", nil),
         ("CREATE INDEX i ON movies (votes + 1) WHERE votes IS NOT NULL", nil),
+        ("CREATE INDEX i ON movies (votes) WHERE rating > 5 -- where votes is not null\n", nil),
+        ("CREATE INDEX i ON movies (votes) WHERE rating > 5 /* or where votes is not null */", nil),
     ] as [(String, String?)])
     func nullSkippingColumn(sql: String, column: String?) throws {
         let (catalog, dir) = try BulkLoadTests.catalog([:])

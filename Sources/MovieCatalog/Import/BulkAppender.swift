@@ -312,10 +312,14 @@ final class BulkAppender {
     /// those no appended row enters: an index of the non-NULL values of a column these rows lack
     /// (votes, IMDb ids, a rating) stays as it is rather than being built again from every row.
     private func dropIndexes() throws {
-        let absent = MovieFacetsTable.fields.filter { !fields.contains($0.field) }.flatMap { [$0.column, $0.field.column!] }
-            + (fields.contains(.imdbID) ? [] : [MovieField.imdbID.column!])
+        let lacked = MovieField.stored.filter { !fields.contains($0) }
+        let absent = ["movies": lacked.map { $0.column! },
+                      "movie_facets": MovieFacetsTable.fields.filter { lacked.contains($0.field) }.map(\.column)]
         droppedIndexes = try db.dropSchemaObjects("index", on: ["movies", "movie_genres", "movie_facets"]) { index in
-            try db.nullSkippingColumn(ofIndex: index).map { !absent.contains($0) } ?? true
+            guard let column = try db.nullSkippingColumn(ofIndex: index),
+                  case .text(let table)? = try db.scalar("SELECT tbl_name FROM sqlite_master WHERE type = 'index' AND name = ?", [.text(index.name)])
+            else { return true }
+            return !(absent[table]?.contains(column) ?? false)
         }
         newRowsKept = nil
     }
