@@ -140,4 +140,35 @@ import TestSupport
         var sieve = RepeatSieve(capacity: 1_000, seesEverything: true)
         #expect((0..<100 as Range<UInt64>).allSatisfy { sieve.insert($0 &* 0x9E37_79B9_7F4A_7C15) })
     }
+
+    @Test("a sieve is sized for the keys an input of known size brings (at least 65,536); one of unknown size starts at 4M and grows")
+    func sizedForTheInput() {
+        #expect(RepeatSieve(expectedKeys: 100_000).capacity == 100_000)
+        #expect(RepeatSieve(expectedKeys: 10).capacity == RepeatSieve.smallest)
+        #expect(RepeatSieve(expectedKeys: nil).capacity == 1 << 22)
+        // Sized for its keys, it still tells new keys from seen ones (some 1 % false "maybe").
+        var sieve = RepeatSieve(expectedKeys: 100_000)
+        var rng = SeededRandom(seed: 7)
+        var maybes = 0
+        for _ in 0..<100_000 where sieve.insert(UInt64.random(in: .min ... .max, using: &rng)) { maybes += 1 }
+        #expect(maybes < 2_000, "\(maybes) of 100,000 new keys taken for repeats")
+    }
+
+    @Test("the keys each input's sieve expects: the catalog's, then each input's estimate added in turn, none past an input of unknown size")
+    func expectedKeysAddUp() {
+        #expect(Importer.expectedKeys(stored: 100, sizes: [6_000, 600, nil, 60]) == [200, 210, nil, nil])
+        #expect(Importer.expectedKeys(stored: 0, sizes: []) == [])
+    }
+
+    @Test("a bulk load's sieve is sized from the input file's size")
+    func loadSizesItsSieve() throws {
+        var rows = ["title,year"]
+        for i in 0..<5_000 { rows.append("Movie \(i),\(1950 + i % 70)") }
+        let (catalog, dir) = try BulkLoadTests.catalog(["in.csv": rows.joined(separator: "\n") + "\n"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let report = try TitleIndexBuilderTests.importAlways(catalog, dir, "in.csv")
+        #expect(report.appendedRows == 5_000)
+        // 5,000 rows of some 16 bytes are estimated at 1,300 keys: the smallest sieve, not the 4M of stdin's.
+        #expect(report.sieveKeys == RepeatSieve.smallest)
+    }
 }

@@ -141,6 +141,8 @@ public struct ImportReport: Sendable {
     public var problemCount = 0
     /// Rows appended in bulk rather than stored one by one (the result is the same).
     public var appendedRows = 0
+    /// The keys the last bulk load's sieve was sized for (tests check the input's estimate).
+    public var sieveKeys = 0
     /// Genres the import added to the catalog.
     public var addedGenres: [Genre] = []
     /// Seconds each phase of storing took (for `MOVIECAT_TIMINGS=1`).

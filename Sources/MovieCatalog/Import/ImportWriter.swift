@@ -51,6 +51,8 @@ final class ImportWriter {
     let timings = PhaseTimings()
     /// Rows appended in bulk so far (tests check which path an import took).
     private(set) var appendedRows = 0
+    /// The keys the last bulk load's sieve was sized for.
+    private(set) var sieveKeys = 0
 
     /// Every row set aside and merged (`BulkLoad.alwaysMergingEveryRow`).
     private let mergingEveryRow: Bool
@@ -60,6 +62,10 @@ final class ImportWriter {
     private let heldRows: Int
     /// A page limit for the title index built alongside (`ImportOptions.titleScratchPages`).
     private let titleScratchPages: Int?
+
+    /// The keys the stored catalog and the input about to be read hold, as estimated from the
+    /// input's size (nil: unknown): a bulk load's sieve is sized for them.
+    var expectedKeys: Int?
 
     /// movie_facets kept at the end, for an input large beside the catalog.
     private let deferredFacets: DeferredFacets?
@@ -107,9 +113,11 @@ final class ImportWriter {
             bulkEligible = false
             if row.present.contains(.title), let keys = try hadMovies ? BulkAppender.storedKeysMatchedOtherwise(db, first: row, waits: policy == .update) : [] {
                 matchedOtherwise = keys
+                let sieve = RepeatSieve(expectedKeys: expectedKeys, seesEverything: mergingEveryRow)
+                sieveKeys = sieve.capacity
                 bulk = try BulkAppender(db: db, genres: genres, first: row, maxIDBefore: maxIDBeforeInput, hadMovies: hadMovies,
                                         nowSeconds: nowSeconds, titleScratchPages: titleScratchPages,
-                                        sieve: RepeatSieve(seesEverything: mergingEveryRow), hashMask: sharedHashes ? 3 : .max, heldRows: heldRows)
+                                        sieve: sieve, hashMask: sharedHashes ? 3 : .max, heldRows: heldRows)
             }
         }
         if let bulk {

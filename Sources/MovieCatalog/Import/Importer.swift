@@ -136,15 +136,16 @@ public final class Importer {
             let inputBytes = inputs.first?.0.totalBytes ?? 0
             var storedBefore = stored
             let bulkInputs = inputs.map { input in
-                defer { storedBefore += (input.0.totalBytes ?? 0) / 60 }
+                defer { storedBefore += Importer.estimatedRows(input.0.totalBytes ?? 0) }
                 return Importer.bulkLoads(options, stored: storedBefore, inputBytes: input.0.totalBytes ?? 0)
             }
+            let expectedKeys = Importer.expectedKeys(stored: stored, sizes: inputs.map(\.0.totalBytes))
             let bulkLoad = bulkInputs.contains(true)
             let load = {
                 try db.transaction(commit: !self.options.dryRun) {
                     // An input large beside a stored catalog rewrites many facet rows: they are
                     // written at the end in one pass, and their sort indexes rebuilt (DeferredFacets).
-                    let deferFacets = stored > 0 && inputBytes / 60 >= stored / 4
+                    let deferFacets = stored > 0 && Importer.estimatedRows(inputBytes) >= stored / 4
                     if self.rejects == nil, let path = self.options.rejectsPath { self.rejects = try RejectsWriter(path: path) }
                     self.writer = try ImportWriter(db: db, policy: self.options.onDuplicate, bulkLoad: bulkInputs.first ?? false,
                                                    mergingEveryRow: self.options.bulkLoad == .alwaysMergingEveryRow,
@@ -154,6 +155,7 @@ public final class Importer {
                                                    deferFacets: deferFacets)
                     for (index, (input, format)) in inputs.enumerated() {
                         if index > 0 { try self.writer?.beginInput(bulk: bulkInputs[index]) }
+                        self.writer?.expectedKeys = expectedKeys[index]
                         try self.importInput(input, format: format)
                     }
                     if !linkCounts.isEmpty && !self.linksUsed {
@@ -163,6 +165,7 @@ public final class Importer {
                     if self.report.problemCount > 0 && !self.options.skipInvalid { throw self.invalidRowsError() }
                     try self.writer?.finish()
                     self.report.appendedRows = self.writer?.appendedRows ?? 0
+                    self.report.sieveKeys = self.writer?.sieveKeys ?? 0
                     self.report.addedGenres = self.writer?.addedGenres ?? []
                     self.report.genresBefore = self.writer?.genresBefore ?? []
                     // Written out now, so that a write error still rolls the import back; put in
@@ -241,12 +244,26 @@ public final class Importer {
     /// where a row written by itself costs 100 us as an update and up to 850 us as a new movie).
     /// A dry run takes the same path as the import would (then rolls back), so it counts alike
     /// and takes as long, not the five times longer of a million rows one by one.
+    /// The rows a list of `bytes` holds, roughly: a movie line is some 60 bytes.
+    static func estimatedRows(_ bytes: Int) -> Int { bytes / 60 }
+
+    /// The keys a bulk load of each input may meet: the `stored` catalog's and those the inputs
+    /// before it and itself bring, as estimated from their `sizes` (nil from an input of unknown
+    /// size on, as stdin: its sieve grows as it needs).
+    static func expectedKeys(stored: Int, sizes: [Int?]) -> [Int?] {
+        var keys: Int? = stored
+        return sizes.map { size in
+            keys = keys.flatMap { keys in size.map { keys + estimatedRows($0) } }
+            return keys
+        }
+    }
+
     static func bulkLoads(_ options: ImportOptions, stored: Int, inputBytes: Int) -> Bool {
         switch options.bulkLoad {
         case .never: return false
         case .always, .alwaysMergingEveryRow, .alwaysWithSharedHashes, .alwaysHoldingFewRows: return true
         case .auto:
-            let estimatedRows = inputBytes / 60   // a movie line is some 60 bytes
+            let estimatedRows = Importer.estimatedRows(inputBytes)
             // Measured on 500k stored movies: bulk wins for updates from some 3,000 rows and for
             // new movies from some 400 (row by row, 250k updates took 18 s, bulk 1.7 s).
             return stored == 0 || estimatedRows >= max(1_000, stored / 200)
