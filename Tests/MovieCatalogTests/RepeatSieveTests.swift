@@ -141,17 +141,31 @@ import TestSupport
         #expect((0..<100 as Range<UInt64>).allSatisfy { sieve.insert($0 &* 0x9E37_79B9_7F4A_7C15) })
     }
 
-    @Test("a sieve is sized for the keys an input of known size brings (at least 65,536); one of unknown size starts at 4M and grows")
+    @Test("a sieve is sized for the keys an input of known size brings (at least 65,536, at most 4M at first); one of unknown size starts at 4M")
     func sizedForTheInput() {
-        #expect(RepeatSieve(expectedKeys: 100_000).capacity == 100_000)
-        #expect(RepeatSieve(expectedKeys: 10).capacity == RepeatSieve.smallest)
-        #expect(RepeatSieve(expectedKeys: nil).capacity == 1 << 22)
+        #expect(RepeatSieve(expectedKeys: 100_000).capacities == [100_000])
+        #expect(RepeatSieve(expectedKeys: 10).capacities == [RepeatSieve.smallest])
+        #expect(RepeatSieve(expectedKeys: nil).capacities == [1 << 22])
+        #expect(RepeatSieve(expectedKeys: 10_000_000).capacities == [1 << 22])
         // Sized for its keys, it still tells new keys from seen ones (some 1 % false "maybe").
         var sieve = RepeatSieve(expectedKeys: 100_000)
         var rng = SeededRandom(seed: 7)
         var maybes = 0
         for _ in 0..<100_000 where sieve.insert(UInt64.random(in: .min ... .max, using: &rng)) { maybes += 1 }
         #expect(maybes < 2_000, "\(maybes) of 100,000 new keys taken for repeats")
+    }
+
+    @Test("past its first layer a sieve adds what the estimate has left, then doubles once it is spent (or short)",
+          arguments: [(2_500, [1_000, 1_500, 3_000]), (1_200, [1_000, 2_000, 4_000]), (nil, [1_000, 2_000, 4_000])] as [(Int?, [Int])])
+    func growsByTheEstimate(expected: Int?, capacities: [Int]) {
+        var sieve = RepeatSieve(capacity: 1_000, expectedKeys: expected)
+        var rng = SeededRandom(seed: 3)
+        var inserts = 0
+        while sieve.capacities.count < capacities.count && inserts < 100_000 {
+            _ = sieve.insert(UInt64.random(in: .min ... .max, using: &rng))
+            inserts += 1
+        }
+        #expect(sieve.capacities == capacities)
     }
 
     @Test("the keys each input's sieve expects: the catalog's, then each input's estimate added in turn, none past an input of unknown size")

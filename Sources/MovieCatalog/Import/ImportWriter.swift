@@ -114,7 +114,7 @@ final class ImportWriter {
             if row.present.contains(.title), let keys = try hadMovies ? BulkAppender.storedKeysMatchedOtherwise(db, first: row, waits: policy == .update) : [] {
                 matchedOtherwise = keys
                 let sieve = RepeatSieve(expectedKeys: expectedKeys, seesEverything: mergingEveryRow)
-                sieveKeys = sieve.capacity
+                sieveKeys = sieve.capacities[0]
                 bulk = try BulkAppender(db: db, genres: genres, first: row, maxIDBefore: maxIDBeforeInput, hadMovies: hadMovies,
                                         nowSeconds: nowSeconds, titleScratchPages: titleScratchPages,
                                         sieve: sieve, hashMask: sharedHashes ? 3 : .max, heldRows: heldRows)

@@ -51,18 +51,32 @@ struct RepeatSieve {
     private var layers: [Layer]
     /// The fewest keys a sieve sized for an input holds (80 KB).
     static let smallest = 1 << 16
-    /// The keys the first layer holds before another is added.
-    var capacity: Int { layers[0].capacity }
+    /// The keys each layer holds before another is added.
+    var capacities: [Int] { layers.map(\.capacity) }
+    /// The keys the stored catalog and the input may bring, estimated from the input's size.
+    private let expectedKeys: Int?
     /// Says "maybe seen" of every key: for tests of the merge, which then gets every row.
     private let seesEverything: Bool
 
-    /// A sieve whose first layer holds `capacity` keys, or the `expectedKeys` of an input of
-    /// known size (at least 65,536); it grows in layers past that: each layer is one more
-    /// lookup a row, and a layer twice the last took the peak memory of a 10M-row import from 39
-    /// to 43 MiB. With `seesEverything`, one that takes every key for a possible repeat.
+    /// A sieve whose first layer holds `capacity` keys, or the `expectedKeys` of a smaller input
+    /// (at least 65,536). Past it a layer is added for the keys the estimate has left, or twice
+    /// the last one once the estimate is spent (a gzipped input's, say): each layer is one more
+    /// lookup a row, and only as much as the input needs is taken (layers doubling took a
+    /// 10M-row import's peak from 40 to 43 MiB). The estimate counts rows a layout may leave out
+    /// (IMDb's `title.basics` keeps 850k of 12M), so the first layer is no larger than
+    /// `capacity`. With `seesEverything`, one that takes every key for a possible repeat.
     init(capacity: Int = 1 << 22, expectedKeys: Int? = nil, seesEverything: Bool = false) {
-        layers = [Layer(capacity: expectedKeys.map { max(Self.smallest, $0) } ?? capacity)]
+        layers = [Layer(capacity: expectedKeys.map { min(capacity, max(Self.smallest, $0)) } ?? capacity)]
+        self.expectedKeys = expectedKeys
         self.seesEverything = seesEverything
+    }
+
+    /// The keys the next layer holds: what the estimate has left, unless that is under half the
+    /// last layer's (the estimate was short), then twice the last layer's.
+    private var nextCapacity: Int {
+        let last = layers[layers.count - 1].capacity
+        let left = (expectedKeys ?? 0) - layers.reduce(0) { $0 + $1.capacity }
+        return left >= last / 2 ? left : last * 2
     }
 
     /// Frees the filter (1.25 bytes a key) once the append is over, so the index builds and the
@@ -76,7 +90,7 @@ struct RepeatSieve {
     mutating func insert(_ hash: UInt64) -> Bool {
         if seesEverything || layers.contains(where: { $0.contains(hash) }) { return true }
         if layers[layers.count - 1].count >= layers[layers.count - 1].capacity {
-            layers.append(Layer(capacity: layers[layers.count - 1].capacity * 2))
+            layers.append(Layer(capacity: nextCapacity))
         }
         layers[layers.count - 1].insert(hash)
         return false
