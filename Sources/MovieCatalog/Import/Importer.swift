@@ -239,11 +239,6 @@ public final class Importer {
         report.files[last].seconds = monotonicSeconds() - fileStarted
     }
 
-    /// Whether to bulk-load: always into an empty catalog; into a stored one unless the input is
-    /// small beside it (a bulk load first reads every stored movie's key, some 0.6 us a movie,
-    /// where a row written by itself costs 100 us as an update and up to 850 us as a new movie).
-    /// A dry run takes the same path as the import would (then rolls back), so it counts alike
-    /// and takes as long, not the five times longer of a million rows one by one.
     /// The rows a list of `bytes` holds, roughly: a movie line is some 60 bytes.
     static func estimatedRows(_ bytes: Int) -> Int { bytes / 60 }
 
@@ -258,6 +253,11 @@ public final class Importer {
         }
     }
 
+    /// Whether to bulk-load: always into an empty catalog; into a stored one unless the input is
+    /// small beside it (a bulk load first reads every stored movie's key, some 0.6 us a movie,
+    /// where a row written by itself costs 100 us as an update and up to 850 us as a new movie).
+    /// A dry run takes the same path as the import would (then rolls back), so it counts alike
+    /// and takes as long, not the five times longer of a million rows one by one.
     static func bulkLoads(_ options: ImportOptions, stored: Int, inputBytes: Int) -> Bool {
         switch options.bulkLoad {
         case .never: return false
