@@ -155,8 +155,8 @@ import TestSupport
         #expect(maybes < 2_000, "\(maybes) of 100,000 new keys taken for repeats")
     }
 
-    @Test("past its first layer a sieve adds what the estimate has left, then doubles once it is spent (or short)",
-          arguments: [(2_500, [1_000, 1_500, 3_000]), (1_200, [1_000, 2_000, 4_000]), (nil, [1_000, 2_000, 4_000])] as [(Int?, [Int])])
+    @Test("past its first layer a sieve adds what the estimate has left, or half its keys once the estimate is spent (or short); with none, it doubles",
+          arguments: [(2_500, [1_000, 1_500, 1_250]), (1_200, [1_000, 500, 750]), (nil, [1_000, 2_000, 4_000])] as [(Int?, [Int])])
     func growsByTheEstimate(expected: Int?, capacities: [Int]) {
         var sieve = RepeatSieve(capacity: 1_000, expectedKeys: expected)
         var rng = SeededRandom(seed: 3)
@@ -184,5 +184,26 @@ import TestSupport
         #expect(report.appendedRows == 5_000)
         // 5,000 rows of some 16 bytes are estimated at 1,300 keys: the smallest sieve, not the 4M of stdin's.
         #expect(report.sieveKeys == RepeatSieve.smallest)
+    }
+
+    @Test("an input that keeps every row has its sieve sized for all its estimated rows; one that may leave rows out (a layout's default, --where) at most for the smaller first layer",
+          arguments: [("shelf", nil, false), ("shelf", "shelf=mine", true), ("shelf", "shelf=*", false), ("kind", nil, true)] as [(String, String?, Bool)])
+    func keptRowsSizeTheSieve(column: String, where condition: String?, filtered: Bool) throws {
+        // 600 rows of some 9,000 bytes: estimated at some 90,000 rows (60 bytes a row).
+        let padding = String(repeating: "x", count: 8_970)
+        // A column naming each row's kind (`kind`) leaves shows out by default.
+        var rows = ["title,year,\(column),notes"]
+        for i in 0..<600 { rows.append("Movie \(i),\(1950 + i % 70),\(column == "kind" ? "movie" : "mine"),\(padding)") }
+        let csv = rows.joined(separator: "\n") + "\n"
+        let estimate = Importer.estimatedRows(csv.utf8.count)
+        #expect(estimate > 85_000)
+        let (catalog, dir) = try BulkLoadTests.catalog(["in.csv": csv])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let report = try TitleIndexBuilderTests.importAlways(catalog, dir, "in.csv") { options in
+            options.sieveCapacities = (filtered: 70_000, kept: 1 << 20)
+            if let condition { options.wheres = try! WhereClause.parse([condition]) }
+        }
+        #expect(report.appendedRows == 600)
+        #expect(report.sieveKeys == (filtered ? 70_000 : estimate))
     }
 }

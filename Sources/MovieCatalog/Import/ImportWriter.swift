@@ -66,6 +66,12 @@ final class ImportWriter {
     /// The keys the stored catalog and the input about to be read hold, as estimated from the
     /// input's size (nil: unknown): a bulk load's sieve is sized for them.
     var expectedKeys: Int?
+    /// Whether the input keeps every row it has (no layout default, `--where` or kind column
+    /// leaves rows out), so that `expectedKeys` counts no rows that never come: the sieve is
+    /// then made for all of them at once, one lookup a row, rather than for at most 4M first.
+    var keepsEveryRow = false
+    /// The largest first layers of the sieve (`ImportOptions.sieveCapacities`).
+    var sieveCapacities = (filtered: RepeatSieve.filteredCapacity, kept: RepeatSieve.keptCapacity)
 
     /// movie_facets kept at the end, for an input large beside the catalog.
     private let deferredFacets: DeferredFacets?
@@ -113,7 +119,8 @@ final class ImportWriter {
             bulkEligible = false
             if row.present.contains(.title), let keys = try hadMovies ? BulkAppender.storedKeysMatchedOtherwise(db, first: row, waits: policy == .update) : [] {
                 matchedOtherwise = keys
-                let sieve = RepeatSieve(expectedKeys: expectedKeys, seesEverything: mergingEveryRow)
+                let sieve = RepeatSieve(capacity: keepsEveryRow ? sieveCapacities.kept : sieveCapacities.filtered,
+                                        expectedKeys: expectedKeys, seesEverything: mergingEveryRow)
                 sieveKeys = sieve.capacities[0]
                 bulk = try BulkAppender(db: db, genres: genres, first: row, maxIDBefore: maxIDBeforeInput, hadMovies: hadMovies,
                                         nowSeconds: nowSeconds, titleScratchPages: titleScratchPages,

@@ -153,6 +153,7 @@ public final class Importer {
                                                    heldRows: self.options.bulkLoad == .alwaysHoldingFewRows ? 2 : BulkAppender.heldRows,
                                                    titleScratchPages: self.options.titleScratchPages,
                                                    deferFacets: deferFacets)
+                    self.writer?.sieveCapacities = self.options.sieveCapacities
                     for (index, (input, format)) in inputs.enumerated() {
                         if index > 0 { try self.writer?.beginInput(bulk: bulkInputs[index]) }
                         self.writer?.expectedKeys = expectedKeys[index]
@@ -379,6 +380,12 @@ public final class Importer {
     func addNote(_ said: String) {
         let last = report.files.count - 1
         report.files[last].note = report.files[last].note.map { $0 + "; " + said } ?? said
+    }
+
+    /// Tells the writer whether the current input keeps every row (its bulk load's sieve is then
+    /// sized for the input's estimated rows at once).
+    func keepsEveryRow(_ kept: Bool) {
+        writer?.keepsEveryRow = kept
     }
 
     /// Records how the current file is read: its layout, `--where` and ignored columns.

@@ -58,25 +58,31 @@ struct RepeatSieve {
     /// Says "maybe seen" of every key: for tests of the merge, which then gets every row.
     private let seesEverything: Bool
 
+    /// The largest first layer for an estimate that may count rows a layout or `--where` leaves
+    /// out (IMDb's `title.basics` keeps 850k of 12M), and the one sized with no estimate (stdin).
+    static let filteredCapacity = 1 << 22
+    /// The largest first layer for an estimate of rows the input keeps all of (40 MB).
+    static let keptCapacity = 1 << 25
+
     /// A sieve whose first layer holds `capacity` keys, or the `expectedKeys` of a smaller input
-    /// (at least 65,536). Past it a layer is added for the keys the estimate has left, or twice
-    /// the last one once the estimate is spent (a gzipped input's, say): each layer is one more
-    /// lookup a row, and only as much as the input needs is taken (layers doubling took a
-    /// 10M-row import's peak from 40 to 43 MiB). The estimate counts rows a layout may leave out
-    /// (IMDb's `title.basics` keeps 850k of 12M), so the first layer is no larger than
-    /// `capacity`. With `seesEverything`, one that takes every key for a possible repeat.
-    init(capacity: Int = 1 << 22, expectedKeys: Int? = nil, seesEverything: Bool = false) {
+    /// (at least 65,536). Past it a layer is added for the keys the estimate has left, or for half
+    /// the keys of the layers so far once the estimate is spent (rows shorter than estimated),
+    /// or twice the last one with no estimate (stdin): each layer is one more lookup a row, and
+    /// only as much as the input needs is taken (layers doubling took a 10M-row import's peak
+    /// from 40 to 43 MiB). With `seesEverything`, one that takes every key for a possible repeat.
+    init(capacity: Int = filteredCapacity, expectedKeys: Int? = nil, seesEverything: Bool = false) {
         layers = [Layer(capacity: expectedKeys.map { min(capacity, max(Self.smallest, $0)) } ?? capacity)]
         self.expectedKeys = expectedKeys
         self.seesEverything = seesEverything
     }
 
-    /// The keys the next layer holds: what the estimate has left, unless that is under half the
-    /// last layer's (the estimate was short), then twice the last layer's.
+    /// The keys the next layer holds: what the estimate has left, or half the keys so far when
+    /// that is more (the estimate was short: the sieve grows by half, not double, so a small
+    /// shortfall costs a small layer); with no estimate, twice the last layer's.
     private var nextCapacity: Int {
-        let last = layers[layers.count - 1].capacity
-        let left = (expectedKeys ?? 0) - layers.reduce(0) { $0 + $1.capacity }
-        return left >= last / 2 ? left : last * 2
+        let sofar = layers.reduce(0) { $0 + $1.capacity }
+        guard let expectedKeys else { return layers[layers.count - 1].capacity * 2 }
+        return max(expectedKeys - sofar, sofar / 2)
     }
 
     /// Frees the filter (1.25 bytes a key) once the append is over, so the index builds and the
