@@ -141,12 +141,13 @@ import TestSupport
         #expect((0..<100 as Range<UInt64>).allSatisfy { sieve.insert($0 &* 0x9E37_79B9_7F4A_7C15) })
     }
 
-    @Test("a sieve is sized for the keys an input of known size brings (at least 65,536, at most 4M at first); one of unknown size starts at 4M")
+    @Test("a sieve is sized for the keys expected (at least 65,536, at most 16M in one layer); with none expected (stdin) it starts at 4M")
     func sizedForTheInput() {
         #expect(RepeatSieve(expectedKeys: 100_000).capacities == [100_000])
         #expect(RepeatSieve(expectedKeys: 10).capacities == [RepeatSieve.smallest])
         #expect(RepeatSieve(expectedKeys: nil).capacities == [1 << 22])
-        #expect(RepeatSieve(expectedKeys: 10_000_000).capacities == [1 << 22])
+        #expect(RepeatSieve(expectedKeys: 10_000_000).capacities == [10_000_000])
+        #expect(RepeatSieve(expectedKeys: 100_000_000).capacities == [1 << 24])
         // Sized for its keys, it still tells new keys from seen ones (some 1 % false "maybe").
         var sieve = RepeatSieve(expectedKeys: 100_000)
         var rng = SeededRandom(seed: 7)
@@ -155,23 +156,22 @@ import TestSupport
         #expect(maybes < 2_000, "\(maybes) of 100,000 new keys taken for repeats")
     }
 
-    @Test("past its first layer a sieve adds what the estimate has left, or half its keys once the estimate is spent (or short); with none, it doubles",
-          arguments: [(2_500, [1_000, 1_500, 1_250]), (1_200, [1_000, 500, 750]), (nil, [1_000, 2_000, 4_000])] as [(Int?, [Int])])
-    func growsByTheEstimate(expected: Int?, capacities: [Int]) {
-        var sieve = RepeatSieve(capacity: 1_000, expectedKeys: expected)
+    @Test("past a full layer a sieve adds one for the keys still to come, or a quarter of its keys when that is more; with no projection it doubles, up to 16M a layer",
+          arguments: [(1_500, [1_000, 1_500, 625]), (100, [1_000, 250, 312]), (nil, [1_000, 2_000, 4_000])] as [(Int?, [Int])])
+    func growsByTheKeysToCome(toCome: Int?, capacities: [Int]) {
+        var sieve = RepeatSieve(capacity: 1_000)
+        sieve.keysToCome = toCome
         var rng = SeededRandom(seed: 3)
         var inserts = 0
         while sieve.capacities.count < capacities.count && inserts < 100_000 {
             _ = sieve.insert(UInt64.random(in: .min ... .max, using: &rng))
             inserts += 1
+            // The projection spent: nothing more is expected once the second layer is made.
+            if sieve.capacities.count == 2, toCome != nil { sieve.keysToCome = 0 }
         }
         #expect(sieve.capacities == capacities)
-    }
-
-    @Test("the keys each input's sieve expects: the catalog's, then each input's estimate added in turn, none past an input of unknown size")
-    func expectedKeysAddUp() {
-        #expect(Importer.expectedKeys(stored: 100, sizes: [6_000, 600, nil, 60]) == [200, 210, nil, nil])
-        #expect(Importer.expectedKeys(stored: 0, sizes: []) == [])
+        #expect(RepeatSieve.nextCapacity(after: [1 << 22], keysToCome: 1 << 30) == 1 << 24)
+        #expect(RepeatSieve.nextCapacity(after: [1 << 24], keysToCome: nil) == 1 << 24)
     }
 
     @Test("a bulk load's sieve is sized from the input file's size")
@@ -182,28 +182,24 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: dir) }
         let report = try TitleIndexBuilderTests.importAlways(catalog, dir, "in.csv")
         #expect(report.appendedRows == 5_000)
-        // 5,000 rows of some 16 bytes are estimated at 1,300 keys: the smallest sieve, not the 4M of stdin's.
+        // 5,000 rows: the smallest sieve, not the 4M of stdin's.
         #expect(report.sieveKeys == RepeatSieve.smallest)
     }
 
-    @Test("an input that keeps every row has its sieve sized for all its estimated rows; one that may leave rows out (a layout's default, --where) at most for the smaller first layer",
-          arguments: [("shelf", nil, false), ("shelf", "shelf=mine", true), ("shelf", "shelf=*", false), ("kind", nil, true)] as [(String, String?, Bool)])
-    func keptRowsSizeTheSieve(column: String, where condition: String?, filtered: Bool) throws {
-        // 600 rows of some 9,000 bytes: estimated at some 90,000 rows (60 bytes a row).
-        let padding = String(repeating: "x", count: 8_970)
-        // A column naming each row's kind (`kind`) leaves shows out by default.
-        var rows = ["title,year,\(column),notes"]
-        for i in 0..<600 { rows.append("Movie \(i),\(1950 + i % 70),\(column == "kind" ? "movie" : "mine"),\(padding)") }
-        let csv = rows.joined(separator: "\n") + "\n"
-        let estimate = Importer.estimatedRows(csv.utf8.count)
-        #expect(estimate > 85_000)
+    @Test("a bulk load's sieve is sized by the rows its input holds, projected from the bytes its first rows take, not by a fixed row length",
+          arguments: [(80_000, 100), (100_000, 0)])
+    func sizedByTheRowsRead(rows: Int, padding: Int) throws {
+        // Rows of some 120 bytes (a 60-byte guess would double them), or of some 17 (it would
+        // make a quarter of them).
+        let pad = String(repeating: "x", count: padding)
+        var lines = ["title,year,notes"]
+        for i in 0..<rows { lines.append("Movie \(i),\(1950 + i % 70),\(pad)") }
+        let csv = lines.joined(separator: "\n") + "\n"
         let (catalog, dir) = try BulkLoadTests.catalog(["in.csv": csv])
         defer { try? FileManager.default.removeItem(at: dir) }
-        let report = try TitleIndexBuilderTests.importAlways(catalog, dir, "in.csv") { options in
-            options.sieveCapacities = (filtered: 70_000, kept: 1 << 20)
-            if let condition { options.wheres = try! WhereClause.parse([condition]) }
-        }
-        #expect(report.appendedRows == 600)
-        #expect(report.sieveKeys == (filtered ? 70_000 : estimate))
+        let report = try TitleIndexBuilderTests.importAlways(catalog, dir, "in.csv")
+        #expect(report.appendedRows == rows)
+        // The first rows' numbers are shorter than the last ones': a little over.
+        #expect(report.sieveKeys >= rows && report.sieveKeys < rows * 5 / 4, "sized for \(report.sieveKeys) keys")
     }
 }

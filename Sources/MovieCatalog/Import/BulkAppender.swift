@@ -46,6 +46,11 @@ final class BulkAppender {
     private let maxIDBefore: Int64
     /// The keys seen so far, stored and appended: which rows may repeat one.
     private var sieve: RepeatSieve
+    /// The keys still to come, as the importer projects them (`RepeatSieve.keysToCome`).
+    var keysToCome: Int? {
+        get { sieve.keysToCome }
+        set { sieve.keysToCome = newValue }
+    }
     /// Every key's hash and id (and a set-aside row's key), sorted for the merge to group the
     /// repeats by (`RepeatGroups`); nil once it failed (the merge then groups in SQL).
     private(set) var keys: KeyRuns? = KeyRuns()

@@ -165,7 +165,6 @@ extension Importer {
         }
         // Rows left out are skipped while scanning, before any field is read.
         reader.conditions = plan.conditions
-        keepsEveryRow(plan.conditions.isEmpty)
         let columnOf = MovieField.allCases.map { columns[$0] }
         let imdb = plan.layout?.name.hasPrefix("imdb-") == true
         let reading = CellReading(nullMarker: dialect == .tsv ? "\\N" : nil, rowRules: plan.rowRules,

@@ -80,9 +80,6 @@ public struct ImportOptions: Sendable {
     /// For tests: the most pages the title index built alongside may use (`PRAGMA
     /// max_page_count` of its scratch database), so that building it fails as a full disk would.
     var titleScratchPages: Int?
-    /// For tests: the largest first layers of a bulk load's repeat sieve, for an input that may
-    /// leave rows out and for one that keeps them all (`RepeatSieve.filteredCapacity`, `keptCapacity`).
-    var sieveCapacities = (filtered: RepeatSieve.filteredCapacity, kept: RepeatSieve.keptCapacity)
     /// MovieLens's links.csv read ahead of the inputs (movieId -> imdbId), for its movies.csv.
     var movieLensLinks: [String: String] = [:]
 

@@ -63,15 +63,14 @@ final class ImportWriter {
     /// A page limit for the title index built alongside (`ImportOptions.titleScratchPages`).
     private let titleScratchPages: Int?
 
-    /// The keys the stored catalog and the input about to be read hold, as estimated from the
-    /// input's size (nil: unknown): a bulk load's sieve is sized for them.
-    var expectedKeys: Int?
-    /// Whether the input keeps every row it has (no layout default, `--where` or kind column
-    /// leaves rows out), so that `expectedKeys` counts no rows that never come: the sieve is
-    /// then made for all of them at once, one lookup a row, rather than for at most 4M first.
-    var keepsEveryRow = false
-    /// The largest first layers of the sieve (`ImportOptions.sieveCapacities`).
-    var sieveCapacities = (filtered: RepeatSieve.filteredCapacity, kept: RepeatSieve.keptCapacity)
+    /// The rows still to come of the input being read, projected from the rows read so far and
+    /// the bytes they took (nil: an input of unknown size): a bulk load's sieve is sized by them.
+    var rowsToCome: Int? {
+        didSet { bulk?.keysToCome = rowsToCome }
+    }
+    /// The movies the catalog held before the import (with the rows appended since, the keys a
+    /// later input's sieve starts with).
+    var storedMovies = 0
 
     /// movie_facets kept at the end, for an input large beside the catalog.
     private let deferredFacets: DeferredFacets?
@@ -119,8 +118,9 @@ final class ImportWriter {
             bulkEligible = false
             if row.present.contains(.title), let keys = try hadMovies ? BulkAppender.storedKeysMatchedOtherwise(db, first: row, waits: policy == .update) : [] {
                 matchedOtherwise = keys
-                let sieve = RepeatSieve(capacity: keepsEveryRow ? sieveCapacities.kept : sieveCapacities.filtered,
-                                        expectedKeys: expectedKeys, seesEverything: mergingEveryRow)
+                // The stored movies' keys go in first.
+                var sieve = RepeatSieve(expectedKeys: rowsToCome.map { storedMovies + appendedRows + $0 }, seesEverything: mergingEveryRow)
+                sieve.keysToCome = rowsToCome
                 sieveKeys = sieve.capacities[0]
                 bulk = try BulkAppender(db: db, genres: genres, first: row, maxIDBefore: maxIDBeforeInput, hadMovies: hadMovies,
                                         nowSeconds: nowSeconds, titleScratchPages: titleScratchPages,

@@ -26,6 +26,8 @@ public final class Importer {
     private var fileStarted = 0.0
     /// The current input's records with fewer fields than its header, for its report.
     private var shortRows = 0
+    /// The current input's valid rows handed to the writer so far (for `projectRows`).
+    private var rowsRead = 0
     /// The current input's rows left out by conditions, by `RowKinds`' among them, and its column.
     private var leftOut = (byConditions: 0, byKind: 0, kindColumn: "")
     /// Summary rows left out of the current input: how many, and the first one's line.
@@ -139,7 +141,6 @@ public final class Importer {
                 defer { storedBefore += Importer.estimatedRows(input.0.totalBytes ?? 0) }
                 return Importer.bulkLoads(options, stored: storedBefore, inputBytes: input.0.totalBytes ?? 0)
             }
-            let expectedKeys = Importer.expectedKeys(stored: stored, sizes: inputs.map(\.0.totalBytes))
             let bulkLoad = bulkInputs.contains(true)
             let load = {
                 try db.transaction(commit: !self.options.dryRun) {
@@ -153,10 +154,9 @@ public final class Importer {
                                                    heldRows: self.options.bulkLoad == .alwaysHoldingFewRows ? 2 : BulkAppender.heldRows,
                                                    titleScratchPages: self.options.titleScratchPages,
                                                    deferFacets: deferFacets)
-                    self.writer?.sieveCapacities = self.options.sieveCapacities
+                    self.writer?.storedMovies = stored
                     for (index, (input, format)) in inputs.enumerated() {
                         if index > 0 { try self.writer?.beginInput(bulk: bulkInputs[index]) }
-                        self.writer?.expectedKeys = expectedKeys[index]
                         try self.importInput(input, format: format)
                     }
                     if !linkCounts.isEmpty && !self.linksUsed {
@@ -198,6 +198,7 @@ public final class Importer {
     /// Reads, stores and counts one input.
     private func importInput(_ input: ByteReader, format: ImportFormat) throws {
         fileStarted = monotonicSeconds()
+        rowsRead = 0
         report.files.append(ImportReport.File(name: input.name))
         // UTF-32 (UTF-16 is read as such) reads as garbage byte by byte; its byte order mark says what it is.
         try Importer.refuseForeign(input)
@@ -242,17 +243,6 @@ public final class Importer {
 
     /// The rows a list of `bytes` holds, roughly: a movie line is some 60 bytes.
     static func estimatedRows(_ bytes: Int) -> Int { bytes / 60 }
-
-    /// The keys a bulk load of each input may meet: the `stored` catalog's and those the inputs
-    /// before it and itself bring, as estimated from their `sizes` (nil from an input of unknown
-    /// size on, as stdin: its sieve grows as it needs).
-    static func expectedKeys(stored: Int, sizes: [Int?]) -> [Int?] {
-        var keys: Int? = stored
-        return sizes.map { size in
-            keys = keys.flatMap { keys in size.map { keys + estimatedRows($0) } }
-            return keys
-        }
-    }
 
     /// Whether to bulk-load: always into an empty catalog; into a stored one unless the input is
     /// small beside it (a bulk load first reads every stored movie's key, some 0.6 us a movie,
@@ -357,6 +347,7 @@ public final class Importer {
         }
         defer { report.files[report.files.count - 1].counts = report.files[report.files.count - 1].counts + counts }
         let file = input.name
+        projectRows(batch, of: input)
         for entry in batch.entries {
             switch entry {
             case .valid(let index):
@@ -370,6 +361,20 @@ public final class Importer {
         tick(input, bytesConsumed: batch.bytesConsumed)
     }
 
+    /// Tells the writer the rows still to come: this batch's, and those the rest of the input
+    /// holds at the rows a byte that it has had so far (a bulk load's sieve is sized by them:
+    /// estimated from the size alone, rows of 500 bytes took eight times the memory they needed,
+    /// and rows of 20 bytes a sieve in many layers, each with its false "maybe"s).
+    private func projectRows(_ batch: ParsedBatch, of input: ByteReader) {
+        rowsRead += batch.valid.count
+        guard let total = input.totalBytes, batch.bytesConsumed > 0 else {
+            writer?.rowsToCome = nil
+            return
+        }
+        let rest = Double(rowsRead) * Double(max(0, total - batch.bytesConsumed)) / Double(batch.bytesConsumed)
+        writer?.rowsToCome = batch.valid.count + Int(min(rest, Double(Int32.max)))
+    }
+
     /// Records the ignored columns of the current file (`more`: others too many to name).
     func ignore(_ columns: [String], more: Bool = false) {
         report.files[report.files.count - 1].ignoredColumns = columns
@@ -380,12 +385,6 @@ public final class Importer {
     func addNote(_ said: String) {
         let last = report.files.count - 1
         report.files[last].note = report.files[last].note.map { $0 + "; " + said } ?? said
-    }
-
-    /// Tells the writer whether the current input keeps every row (its bulk load's sieve is then
-    /// sized for the input's estimated rows at once).
-    func keepsEveryRow(_ kept: Bool) {
-        writer?.keepsEveryRow = kept
     }
 
     /// Records how the current file is read: its layout, `--where` and ignored columns.

@@ -51,38 +51,34 @@ struct RepeatSieve {
     private var layers: [Layer]
     /// The fewest keys a sieve sized for an input holds (80 KB).
     static let smallest = 1 << 16
+    /// The first layer of a sieve for an input of unknown size (stdin): 4M keys.
+    static let unknownCapacity = 1 << 22
+    /// The most keys one layer holds (16M, 20 MB): a larger input adds layers.
+    static let largestLayer = 1 << 24
     /// The keys each layer holds before another is added.
     var capacities: [Int] { layers.map(\.capacity) }
-    /// The keys the stored catalog and the input may bring, estimated from the input's size.
-    private let expectedKeys: Int?
+    /// The keys still to come as the loader projects them from the rows read so far and the
+    /// input's size (nil: unknown, as on stdin); the next layer is sized by it.
+    var keysToCome: Int?
     /// Says "maybe seen" of every key: for tests of the merge, which then gets every row.
     private let seesEverything: Bool
 
-    /// The largest first layer for an estimate that may count rows a layout or `--where` leaves
-    /// out (IMDb's `title.basics` keeps 850k of 12M), and the one sized with no estimate (stdin).
-    static let filteredCapacity = 1 << 22
-    /// The largest first layer for an estimate of rows the input keeps all of (40 MB).
-    static let keptCapacity = 1 << 25
-
-    /// A sieve whose first layer holds `capacity` keys, or the `expectedKeys` of a smaller input
-    /// (at least 65,536). Past it a layer is added for the keys the estimate has left, or for half
-    /// the keys of the layers so far once the estimate is spent (rows shorter than estimated),
-    /// or twice the last one with no estimate (stdin): each layer is one more lookup a row, and
-    /// only as much as the input needs is taken (layers doubling took a 10M-row import's peak
-    /// from 40 to 43 MiB). With `seesEverything`, one that takes every key for a possible repeat.
-    init(capacity: Int = filteredCapacity, expectedKeys: Int? = nil, seesEverything: Bool = false) {
-        layers = [Layer(capacity: expectedKeys.map { min(capacity, max(Self.smallest, $0)) } ?? capacity)]
-        self.expectedKeys = expectedKeys
+    /// A sieve whose first layer holds `capacity` keys, else the `expectedKeys` (at least 65,536,
+    /// at most `largestLayer`), else 4M. Past a full layer one is added for the keys still to come
+    /// (`keysToCome`), or a quarter of the keys so far when that is more (the projection was
+    /// short), or twice the last one with no projection: each layer is one more lookup a row and
+    /// one more chance of a false "maybe", and only as much as the input needs is taken. With
+    /// `seesEverything`, one that takes every key for a possible repeat.
+    init(capacity: Int? = nil, expectedKeys: Int? = nil, seesEverything: Bool = false) {
+        let first = capacity ?? expectedKeys.map { min(Self.largestLayer, max(Self.smallest, $0)) } ?? Self.unknownCapacity
+        layers = [Layer(capacity: first)]
         self.seesEverything = seesEverything
     }
 
-    /// The keys the next layer holds: what the estimate has left, or half the keys so far when
-    /// that is more (the estimate was short: the sieve grows by half, not double, so a small
-    /// shortfall costs a small layer); with no estimate, twice the last layer's.
-    private var nextCapacity: Int {
-        let sofar = layers.reduce(0) { $0 + $1.capacity }
-        guard let expectedKeys else { return layers[layers.count - 1].capacity * 2 }
-        return max(expectedKeys - sofar, sofar / 2)
+    /// The keys the next layer holds after layers of `capacities` (see `init`).
+    static func nextCapacity(after capacities: [Int], keysToCome: Int?) -> Int {
+        guard let keysToCome else { return min(largestLayer, (capacities.last ?? smallest) * 2) }
+        return min(largestLayer, max(keysToCome, capacities.reduce(0, +) / 4))
     }
 
     /// Frees the filter (1.25 bytes a key) once the append is over, so the index builds and the
@@ -96,7 +92,7 @@ struct RepeatSieve {
     mutating func insert(_ hash: UInt64) -> Bool {
         if seesEverything || layers.contains(where: { $0.contains(hash) }) { return true }
         if layers[layers.count - 1].count >= layers[layers.count - 1].capacity {
-            layers.append(Layer(capacity: nextCapacity))
+            layers.append(Layer(capacity: Self.nextCapacity(after: capacities, keysToCome: keysToCome)))
         }
         layers[layers.count - 1].insert(hash)
         return false
