@@ -35,9 +35,9 @@ final class BulkAppender {
     /// forgotten at once instead); back before the merge, whose writes it must see.
     private var totalsTrigger: String?
     /// New rows held back before they are written: a repeat of one is folded into it in memory
-    /// (some 300 bytes a row: 5 MB, what a 10M-row import's sieve, its layers sized by the input's
-    /// estimate, left of the 50 MB; 8,192 set aside 338k of a generated 10M-row list's repeats for
-    /// the merge, this 49k). A list sorted by title has its repeats next to each other.
+    /// (some 300 bytes a row: 5 MB, what a 10M-row import's sieve, sized by the rows it reads,
+    /// left of the 50 MB; 8,192 set aside 338k of a generated 10M-row list's repeats for the
+    /// merge, this 20k). A list sorted by title has its repeats next to each other.
     static let heldRows = 16384
     /// Rows appended to the catalog, and rows set aside for the merge.
     private let appended: AppendQueue

@@ -74,6 +74,16 @@ public final class ByteReader {
     /// Whether the input is gzip data being inflated.
     public var isCompressed: Bool { inflater != nil }
 
+    /// The bytes still to be handed out, when the input's size is known: for gzip and UTF-16,
+    /// those in the buffer and the rest of the file at the ratio of bytes made to bytes read so far.
+    public var bytesLeft: Int? {
+        guard let totalBytes else { return nil }
+        guard inflater != nil || utf16 != nil else { return max(0, totalBytes - bytesConsumed) }
+        let made = consumedBeforeBuffer + end, read = storedBytesConsumed
+        guard read > 0 else { return nil }
+        return max(0, made - bytesConsumed) + Int(min(Double(Int32.max), Double(max(0, totalBytes - read)) * Double(made) / Double(read)))
+    }
+
     /// Input bytes read so far as stored (compressed bytes for gzip), for progress against `totalBytes`.
     public var storedBytesConsumed: Int { inflater?.compressedBytesRead ?? (utf16 == nil ? bytesConsumed : utf16BytesRead) }
 

@@ -347,7 +347,7 @@ public final class Importer {
         }
         defer { report.files[report.files.count - 1].counts = report.files[report.files.count - 1].counts + counts }
         let file = input.name
-        projectRows(batch, of: input)
+        projectRows(batch)
         for entry in batch.entries {
             switch entry {
             case .valid(let index):
@@ -362,16 +362,16 @@ public final class Importer {
     }
 
     /// Tells the writer the rows still to come: this batch's, and those the rest of the input
-    /// holds at the rows a byte that it has had so far (a bulk load's sieve is sized by them:
-    /// estimated from the size alone, rows of 500 bytes took eight times the memory they needed,
-    /// and rows of 20 bytes a sieve in many layers, each with its false "maybe"s).
-    private func projectRows(_ batch: ParsedBatch, of input: ByteReader) {
+    /// holds at the rows a byte it has had so far (a bulk load's sieve is sized by them: estimated
+    /// from the size alone, rows of 500 bytes took eight times the memory they needed, and rows of
+    /// 20 bytes a sieve in many layers, each with its false "maybe"s).
+    private func projectRows(_ batch: ParsedBatch) {
         rowsRead += batch.valid.count
-        guard let total = input.totalBytes, batch.bytesConsumed > 0 else {
+        guard let left = batch.bytesLeft, batch.bytesParsed > 0 else {
             writer?.rowsToCome = nil
             return
         }
-        let rest = Double(rowsRead) * Double(max(0, total - batch.bytesConsumed)) / Double(batch.bytesConsumed)
+        let rest = Double(rowsRead) * Double(left) / Double(batch.bytesParsed)
         writer?.rowsToCome = batch.valid.count + Int(min(rest, Double(Int32.max)))
     }
 

@@ -15,6 +15,9 @@ struct ParsedBatch: Sendable {
     var valid: [ImportRow] = []
     /// Input bytes consumed when the batch was cut, for the progress line.
     var bytesConsumed = 0
+    /// Bytes handed to the parser, and those still to come (`ByteReader.bytesLeft`), when the
+    /// batch was cut: the rows still to come are projected from them.
+    var bytesParsed = 0, bytesLeft: Int?
     /// JSON keys first seen in this batch that feed no field.
     var ignored: [String] = []
     /// Whether more keys fed no field than are remembered to be named.
@@ -44,6 +47,13 @@ struct ParsedBatch: Sendable {
     init(keepRaw: Bool = false) {
         self.keepRaw = keepRaw
         validRaw = keepRaw ? [] : nil
+    }
+
+    /// Notes where in `input` the batch ends.
+    mutating func cut(at input: ByteReader) {
+        bytesConsumed = input.storedBytesConsumed
+        bytesParsed = input.bytesConsumed
+        bytesLeft = input.bytesLeft
     }
 
     /// The fields of valid row `index` as read (empty when not kept).
@@ -86,13 +96,13 @@ extension Importer {
             var batchStart = input.bytesConsumed
             while try produce(&batch) {
                 if batch.entries.count == ParsedBatch.size || input.bytesConsumed - batchStart >= ParsedBatch.maxBytes {
-                    batch.bytesConsumed = input.storedBytesConsumed
+                    batch.cut(at: input)
                     guard emit(batch) else { return }
                     batch = ParsedBatch(keepRaw: keepRaw)
                     batchStart = input.bytesConsumed
                 }
             }
-            batch.bytesConsumed = input.storedBytesConsumed
+            batch.cut(at: input)
             _ = emit(batch)
         }
         defer {
