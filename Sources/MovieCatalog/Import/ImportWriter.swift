@@ -71,6 +71,11 @@ final class ImportWriter {
     /// The movies the catalog held before the import (with the rows appended since, the keys a
     /// later input's sieve starts with).
     var storedMovies = 0
+    /// The rows the size of the input being read suggests (`Importer.estimatedRows`; nil:
+    /// unknown): the first layer of its sieve holds at least these, up to 4M, so that a file
+    /// whose kept rows come late (a layout's movies after its shorts) starts with one that
+    /// holds them, not with the few its first rows project.
+    var rowsBySize: Int?
 
     /// movie_facets kept at the end, for an input large beside the catalog.
     private let deferredFacets: DeferredFacets?
@@ -119,7 +124,8 @@ final class ImportWriter {
             if row.present.contains(.title), let keys = try hadMovies ? BulkAppender.storedKeysMatchedOtherwise(db, first: row, waits: policy == .update) : [] {
                 matchedOtherwise = keys
                 // The stored movies' keys go in first.
-                var sieve = RepeatSieve(expectedKeys: rowsToCome.map { storedMovies + appendedRows + $0 }, seesEverything: mergingEveryRow)
+                let rows = rowsToCome.map { max($0, min(RepeatSieve.unknownCapacity, rowsBySize ?? 0)) }
+                var sieve = RepeatSieve(expectedKeys: rows.map { storedMovies + appendedRows + $0 }, seesEverything: mergingEveryRow)
                 sieve.keysToCome = rowsToCome
                 sieveKeys = sieve.capacities[0]
                 bulk = try BulkAppender(db: db, genres: genres, first: row, maxIDBefore: maxIDBeforeInput, hadMovies: hadMovies,

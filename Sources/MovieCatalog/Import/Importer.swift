@@ -199,6 +199,7 @@ public final class Importer {
     private func importInput(_ input: ByteReader, format: ImportFormat) throws {
         fileStarted = monotonicSeconds()
         rowsRead = 0
+        writer?.rowsBySize = input.totalBytes.map(Importer.estimatedRows)
         report.files.append(ImportReport.File(name: input.name))
         // UTF-32 (UTF-16 is read as such) reads as garbage byte by byte; its byte order mark says what it is.
         try Importer.refuseForeign(input)

@@ -65,9 +65,10 @@ struct RepeatSieve {
 
     /// A sieve whose first layer holds `capacity` keys, else the `expectedKeys` (at least 65,536,
     /// at most `largestLayer`), else 4M. Past a full layer one is added for the keys still to come
-    /// (`keysToCome`), or a quarter of the keys so far when that is more (the projection was
-    /// short), or twice the last one with no projection: each layer is one more lookup a row and
-    /// one more chance of a false "maybe", and only as much as the input needs is taken. With
+    /// (`keysToCome`), or as many as the layers so far hold when that is more (the projection was
+    /// short, as when the rows a layout keeps come late in the file: the sieve at least doubles),
+    /// or twice the last one with no projection: each layer is one more lookup a row and one more
+    /// chance of a false "maybe", and only as much as the input needs is taken. With
     /// `seesEverything`, one that takes every key for a possible repeat.
     init(capacity: Int? = nil, expectedKeys: Int? = nil, seesEverything: Bool = false) {
         let first = capacity ?? expectedKeys.map { min(Self.largestLayer, max(Self.smallest, $0)) } ?? Self.unknownCapacity
@@ -78,7 +79,7 @@ struct RepeatSieve {
     /// The keys the next layer holds after layers of `capacities` (see `init`).
     static func nextCapacity(after capacities: [Int], keysToCome: Int?) -> Int {
         guard let keysToCome else { return min(largestLayer, (capacities.last ?? smallest) * 2) }
-        return min(largestLayer, max(keysToCome, capacities.reduce(0, +) / 4))
+        return min(largestLayer, max(keysToCome, capacities.reduce(0, +)))
     }
 
     /// Frees the filter (1.25 bytes a key) once the append is over, so the index builds and the
