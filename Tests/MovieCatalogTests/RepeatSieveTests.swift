@@ -190,6 +190,14 @@ import TestSupport
         #expect(report.sieveKeys == Importer.estimatedRows(csv.utf8.count))
     }
 
+    @Test("a first layer is no larger than 4M keys, or the rows the file's size suggests when more, whatever its first rows project")
+    func firstRowsShortThenLong() {
+        for (projected, bySize, first) in [(100_000_000, 800_000, 1 << 22), (100_000_000, 9_000_000, 9_000_000), (5_000_000, 600_000, 1 << 22),
+                                           (1_000, 80_000, 80_000), (3_000_000, 370_000, 3_000_000), (4_500_000, 38_700_000, 4_500_000)] {
+            #expect(ImportWriter.firstLayerRows(projected: projected, bySize: bySize) == first, "\(projected) projected, \(bySize) by size")
+        }
+    }
+
     @Test("a bulk load's sieve is sized from the input file's size")
     func loadSizesItsSieve() throws {
         var rows = ["title,year"]
