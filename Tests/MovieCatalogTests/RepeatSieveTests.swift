@@ -194,7 +194,7 @@ import TestSupport
     func firstRowsShortThenLong() {
         for (projected, bySize, first) in [(100_000_000, 800_000, 1 << 22), (100_000_000, 9_000_000, 9_000_000), (5_000_000, 600_000, 1 << 22),
                                            (1_000, 80_000, 80_000), (3_000_000, 370_000, 3_000_000), (4_500_000, 38_700_000, 4_500_000)] {
-            #expect(ImportWriter.firstLayerRows(projected: projected, bySize: bySize) == first, "\(projected) projected, \(bySize) by size")
+            #expect(RepeatSieve.firstLayerRows(projected: projected, bySize: bySize) == first, "\(projected) projected, \(bySize) by size")
         }
     }
 

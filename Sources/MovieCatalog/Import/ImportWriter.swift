@@ -72,17 +72,8 @@ final class ImportWriter {
     /// later input's sieve starts with).
     var storedMovies = 0
     /// The rows the size of the input being read suggests (`Importer.estimatedRows`; nil:
-    /// unknown). The first layer of its sieve holds the rows the first batch projects, but at
-    /// least these up to 4M (a file whose kept rows come late, a layout's movies after its shorts,
-    /// projects few at first) and at most 4M unless these are more (a file of a few short rows
-    /// and then long ones projects too many): one batch says little about such files.
+    /// unknown): they bound what its first batch projects (`RepeatSieve.firstLayerRows`).
     var rowsBySize: Int?
-
-    /// The rows a sieve's first layer is made for (see `rowsBySize`).
-    static func firstLayerRows(projected: Int, bySize: Int) -> Int {
-        let unknown = RepeatSieve.unknownCapacity
-        return min(max(projected, min(unknown, bySize)), max(unknown, bySize))
-    }
 
     /// movie_facets kept at the end, for an input large beside the catalog.
     private let deferredFacets: DeferredFacets?
@@ -131,7 +122,7 @@ final class ImportWriter {
             if row.present.contains(.title), let keys = try hadMovies ? BulkAppender.storedKeysMatchedOtherwise(db, first: row, waits: policy == .update) : [] {
                 matchedOtherwise = keys
                 // The stored movies' keys go in first.
-                let rows = rowsToCome.map { Self.firstLayerRows(projected: $0, bySize: rowsBySize ?? 0) }
+                let rows = rowsToCome.map { RepeatSieve.firstLayerRows(projected: $0, bySize: rowsBySize ?? 0) }
                 var sieve = RepeatSieve(expectedKeys: rows.map { storedMovies + appendedRows + $0 }, seesEverything: mergingEveryRow)
                 sieve.keysToCome = rowsToCome
                 sieveKeys = sieve.capacities[0]

@@ -76,6 +76,14 @@ struct RepeatSieve {
         self.seesEverything = seesEverything
     }
 
+    /// The rows a first layer is made for: those the first batch projects, but at least those
+    /// the input's size suggests up to 4M (a file whose kept rows come late, a layout's movies
+    /// after its shorts, projects few at first) and at most 4M unless the size suggests more (a
+    /// file of a few short rows and then long ones projects too many): one batch says little.
+    static func firstLayerRows(projected: Int, bySize: Int) -> Int {
+        min(max(projected, min(unknownCapacity, bySize)), max(unknownCapacity, bySize))
+    }
+
     /// The keys the next layer holds after layers of `capacities` (see `init`).
     static func nextCapacity(after capacities: [Int], keysToCome: Int?) -> Int {
         guard let keysToCome else { return min(largestLayer, (capacities.last ?? smallest) * 2) }
