@@ -138,4 +138,60 @@ import TestSupport
         }
         if columns == 80 { #expect(drawn.first?.contains("…") == true && drawn.first?.contains("rows/s)") == true, "\(drawn)") }
     }
+
+    /// What `body` draws on a progress line of `columns` whose clock reads `now`, line by line.
+    private func lines(columns: Int = 80, _ body: (MovieCatalog.Progress, _ setClock: (Double) -> Void) -> Void) throws -> [String] {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("progress-\(UUID().uuidString)").path
+        defer { unlink(path) }
+        let out = try TextOutput(creatingFile: path)
+        nonisolated(unsafe) var now = 100.0
+        let progress = MovieCatalog.Progress(out: out, columns: { columns }, clock: { now })
+        body(progress) { now = $0 }
+        try out.flush()
+        return try String(contentsOfFile: path, encoding: .utf8).components(separatedBy: "\r\u{1B}[K")
+    }
+
+    @Test("once the rows are read, the line names each step with the rows read, then its seconds")
+    func steps() throws {
+        let drawn = try lines { progress, setClock in
+            progress.update(file: "movies.csv", rows: 900, bytes: 90, totalBytes: 100, started: 99)
+            setClock(100.05)
+            progress.update(file: "movies.csv", rows: 1_000, bytes: 100, totalBytes: 100, started: 99)  // not drawn: too soon
+            progress.step("building indexes (1 of 5)")
+            setClock(100.9)
+            progress.tick()   // not redrawn: under a second
+            setClock(102.3)
+            progress.tick()
+            progress.step("committing")
+            progress.finish()
+        }
+        #expect(drawn == ["", "movies.csv: 90% 900 rows (900 rows/s)",
+                          "movies.csv: 1,000 rows read; building indexes (1 of 5)…",
+                          "movies.csv: 1,000 rows read; building indexes (1 of 5)… 2 s",
+                          "movies.csv: 1,000 rows read; committing…", ""], "\(drawn)")
+    }
+
+    @Test("a step's line fits the terminal, the file's name cut first", arguments: [30, 60])
+    func stepFits(_ columns: Int) throws {
+        let drawn = try lines(columns: columns) { progress, _ in
+            progress.update(file: "/a/long/folder/name/movies-exported-from-somewhere.csv", rows: 12_345_678, bytes: 1, totalBytes: 2, started: 99)
+            progress.step("building indexes (4 of 5)")
+        }
+        let line = drawn.last ?? ""
+        #expect(DisplayWidth.of(line) < columns, "\(line)")
+        #expect(line.hasSuffix("rows read; building indexes (4 of 5)…") == (columns == 60), "\(line)")
+    }
+
+    @Test("PhaseTimings tells its listener each step begun")
+    func announced() {
+        let timings = PhaseTimings()
+        nonisolated(unsafe) var heard: [String] = []
+        timings.begin("unheard")
+        timings.announce = { heard.append($0) }
+        timings.begin("counting facets")
+        timings.mark("facet totals")
+        timings.begin("committing")
+        #expect(heard == ["counting facets", "committing"])
+        #expect(timings.phases.map(\.name) == ["facet totals"])
+    }
 }

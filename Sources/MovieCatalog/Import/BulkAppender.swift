@@ -24,6 +24,9 @@ final class BulkAppender {
     /// Index definitions dropped for the load; the unique ones come back in `stop()`, the rest in
     /// `finish()` (or in `stop()`, while the title index is built alongside).
     private(set) var droppedIndexes: [(name: String, sql: String)] = []
+    /// How many indexes were dropped, and how many of them are built again: for the progress line.
+    private var indexCount = 0
+    private var indexesBuilt = 0
     /// How many new rows are still set aside, as repeats are, before the indexes are dropped
     /// (nil once they are).
     private var newRowsKept: Int?
@@ -265,6 +268,7 @@ final class BulkAppender {
             // Set-aside rows passed MovieRules.violation as appended ones did, so the merge too
             // writes them without SQLite's CHECKs: a CHECK calling a function (upper, trim) makes
             // each multi-row statement keep a statement journal of every page it changes.
+            timings.begin("folding repeats")
             try merge()
         }
         keys = nil
@@ -273,6 +277,7 @@ final class BulkAppender {
             // writer's work alone, are counted meanwhile, not after the index builds (which
             // share that core with SQLite's sorter threads). ImportWriter.finish fills any
             // block a later input changes.
+            timings.begin("counting facets")
             try FacetTotals.fill(db)
             timings.mark("facet totals")
         }
@@ -282,6 +287,7 @@ final class BulkAppender {
         // had become faster than the builder).
         if titles != nil { try finish(timings: timings) }
         try db.execute("PRAGMA ignore_check_constraints = OFF")
+        timings.begin("indexing titles")
         if try !installTitles(timings) && MovieTitlesTable.exists(db) {
             try MovieTitlesTable.index(db, above: maxIDBefore)
             timings.mark("title index")
@@ -328,6 +334,7 @@ final class BulkAppender {
             else { return true }
             return !(absent[table]?.contains(column) ?? false)
         }
+        indexCount = droppedIndexes.count
         newRowsKept = nil
     }
 
@@ -335,18 +342,21 @@ final class BulkAppender {
     /// it when it must find movies by key in SQL (appended rows never repeat a key).
     func buildUniqueIndexes(_ timings: PhaseTimings) throws {
         for index in droppedIndexes where index.name == key.index || index.name == key.otherIndex {
-            try db.execute(index.sql)
-            timings.mark("index \(index.name)")
+            try build(index, timings)
         }
         droppedIndexes.removeAll { $0.name == key.index || $0.name == key.otherIndex }
     }
 
     /// Rebuilds the other dropped indexes (inside the same transaction).
     func finish(timings: PhaseTimings) throws {
-        for index in droppedIndexes {
-            try db.execute(index.sql)
-            timings.mark("index \(index.name)")
-        }
+        for index in droppedIndexes { try build(index, timings) }
         droppedIndexes = []
+    }
+
+    private func build(_ index: (name: String, sql: String), _ timings: PhaseTimings) throws {
+        indexesBuilt += 1
+        timings.begin("building indexes (\(indexesBuilt) of \(indexCount))")
+        try db.execute(index.sql)
+        timings.mark("index \(index.name)")
     }
 }

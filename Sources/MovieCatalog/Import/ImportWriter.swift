@@ -283,15 +283,18 @@ final class ImportWriter {
         timings.restart()
         // Facet rows first, while their indexes are still dropped.
         if let deferredFacets {
+            timings.begin("storing facet rows")
             try deferredFacets.copyUpdates(now: nowSeconds)
             timings.mark("facet rows of updates")
         }
         for appender in finishedBulks { try appender.finish(timings: timings) }
         finishedBulks = []
         if let deferredFacets {
+            timings.begin("building indexes")
             try deferredFacets.rebuildIndexes()
             timings.mark("sort indexes")
         }
+        timings.begin("counting facets")
         try FacetTotals.fill(db)
         timings.mark("facet totals")
     }

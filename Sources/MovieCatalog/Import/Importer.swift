@@ -106,6 +106,9 @@ public final class Importer {
         var committing = started
         // Index builds sort with helper threads (measured: a third less time on two cores).
         try? db.execute("PRAGMA threads = 4")
+        // A long statement (an index build) redraws the progress line's seconds now and then.
+        if progress.isShown { db.onProgress(every: 1 << 20) { [progress] in progress.tick() } }
+        defer { db.onProgress(every: 0, nil) }
         do {
             // MovieLens's links.csv is read first: its movies.csv, wherever it comes, takes the ids.
             // (Not where layouts are off, or another is forced: links.csv is then read as such.)
@@ -155,6 +158,7 @@ public final class Importer {
                                                    titleScratchPages: self.options.titleScratchPages,
                                                    deferFacets: deferFacets)
                     self.writer?.storedMovies = stored
+                    self.writer?.timings.announce = { [progress = self.progress] in progress.step($0) }
                     for (index, (input, format)) in inputs.enumerated() {
                         if index > 0 { try self.writer?.beginInput(bulk: bulkInputs[index]) }
                         try self.importInput(input, format: format)
@@ -174,6 +178,7 @@ public final class Importer {
                     // before that leaves no rejects file for rows never imported).
                     try self.rejects?.flush()
                     committing = monotonicSeconds()
+                    self.progress.step(self.options.dryRun ? "rolling back (a dry run)" : "committing")
                 }
             }
             // A bulk load checks no foreign keys: its genre links name movie ids it has just
@@ -182,6 +187,7 @@ public final class Importer {
             // A failed bulk append may leave SQLite's CHECKs off (see ImportWriter): back on.
             defer { try? db.execute("PRAGMA ignore_check_constraints = OFF") }
             if bulkLoad { try db.withoutForeignKeys(load) } else { try load() }
+            progress.finish()
             try rejects?.close()
             rejects = nil
             report.totalSeconds = monotonicSeconds() - started
@@ -346,7 +352,10 @@ public final class Importer {
         if let first = batch.summaryRows.first {
             summaryRows = ((summaryRows?.count ?? 0) + batch.summaryRows.count, summaryRows?.first ?? first)
         }
-        defer { report.files[report.files.count - 1].counts = report.files[report.files.count - 1].counts + counts }
+        defer {
+            report.files[report.files.count - 1].counts = report.files[report.files.count - 1].counts + counts
+            tick(input, bytesConsumed: batch.bytesConsumed)   // with this batch's rows counted
+        }
         let file = input.name
         projectRows(batch)
         for entry in batch.entries {
@@ -359,7 +368,6 @@ public final class Importer {
             case .invalid(let problems, let raw): try reject(problems, counts: &counts) { (header, raw) }
             }
         }
-        tick(input, bytesConsumed: batch.bytesConsumed)
     }
 
     /// Tells the writer the rows still to come: this batch's, and those the rest of the input

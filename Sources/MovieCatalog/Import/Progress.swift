@@ -28,33 +28,80 @@ final class PhaseTimings {
 
     /// Starts timing from now, without recording what came before.
     func restart() { started = monotonicSeconds() }
+
+    /// Told what each step after the rows are read is about to do, in words for the progress line.
+    var announce: ((String) -> Void)?
+
+    /// Says what the import does next ("building indexes (2 of 5)").
+    func begin(_ step: String) { announce?(step) }
 }
 
-/// A progress line on a terminal, redrawn at most ten times a second; silent otherwise.
+/// A progress line on a terminal, redrawn at most ten times a second; silent otherwise. Once an
+/// input's rows are read, it names the step the import is in (index builds, the commit: a third
+/// of a large import) and the seconds it has taken so far.
 final class Progress {
     private let out: TextOutput?
     /// The terminal's width now (it may change while an import runs).
     private let columns: () -> Int
     private var lastDraw = 0.0
     private var drawn = false
+    /// The file and rows last shown, which a step's line repeats.
+    private var file = ""
+    private var rows = 0
+    /// The step shown, and when it began.
+    private var step: (text: String, started: Double)?
+    private let clock: () -> Double
 
-    /// `out` is nil when progress should not be shown (not a terminal, or --quiet).
-    init(out: TextOutput?, columns: (() -> Int)? = nil) {
+    /// `out` is nil when progress should not be shown (not a terminal, or --quiet); `clock`
+    /// (seconds) is for tests.
+    init(out: TextOutput?, columns: (() -> Int)? = nil, clock: @escaping () -> Double = monotonicSeconds) {
         self.out = out
         self.columns = columns ?? { out?.terminalColumns(environment: [:]) ?? 80 }
+        self.clock = clock
     }
+
+    /// Whether a line is shown at all.
+    var isShown: Bool { out != nil }
 
     /// Called every few hundred rows.
     func update(file: String, rows: Int, bytes: Int, totalBytes: Int?, started: Double) {
-        guard let out else { return }
-        let now = monotonicSeconds()
+        guard out != nil else { return }
+        (self.file, self.rows, step) = (file, rows, nil)
+        let now = clock()
         guard now - lastDraw >= 0.1 else { return }
-        lastDraw = now
         let percent = totalBytes.map { $0 > 0 ? " \(min(100, bytes * 100 / $0))%" : "" } ?? ""
         let rate = now > started ? Int(Double(rows) / (now - started)) : 0
-        // One line, narrower than the terminal: a wrapped line leaves its first part behind on
-        // every redraw (`\r` goes back to the start of the last part only). A long name is cut.
-        let counters = ":\(percent) \(NumberText.grouped(rows)) rows (\(NumberText.grouped(rate)) rows/s)"
+        draw(":\(percent) \(NumberText.grouped(rows)) rows (\(NumberText.grouped(rate)) rows/s)", at: now)
+    }
+
+    /// Shows the step the import is in now that rows are read ("building indexes (2 of 5)").
+    func step(_ text: String) {
+        guard out != nil else { return }
+        let now = clock()
+        step = (text, now)
+        drawStep(at: now)
+    }
+
+    /// Redraws the step's seconds, at most once a second: called from long statements.
+    func tick() {
+        guard out != nil, step != nil else { return }
+        let now = clock()
+        if now - lastDraw >= 1 { drawStep(at: now) }
+    }
+
+    private func drawStep(at now: Double) {
+        guard let step else { return }
+        let seconds = Int(now - step.started)
+        let read = file.isEmpty ? "" : ": \(NumberText.grouped(rows)) row\(rows == 1 ? "" : "s") read; "
+        draw(read + step.text + "…" + (seconds > 0 ? " \(seconds) s" : ""), at: now)
+    }
+
+    /// Draws the file's name and `counters` on one line, narrower than the terminal: a wrapped
+    /// line leaves its first part behind on every redraw (`\r` goes back to the start of the
+    /// last part only). A long name is cut.
+    private func draw(_ counters: String, at now: Double) {
+        guard let out else { return }
+        lastDraw = now
         let width = max(1, columns() - 1)
         let name = DisplayWidth.truncate(TextEscaping.visible(file), to: max(1, width - DisplayWidth.of(counters)))
         out.write("\r\u{1B}[K" + DisplayWidth.truncate(name + counters, to: width))
@@ -64,6 +111,7 @@ final class Progress {
 
     /// Clears the line.
     func finish() {
+        step = nil
         guard let out, drawn else { return }
         out.write("\r\u{1B}[K")
         try? out.flush()
