@@ -87,6 +87,15 @@ public final class Statement {
         })
     }
 
+    /// Binds text at a 1-based index from UTF-8 bytes the caller made valid, copied by SQLite.
+    public func bind(utf8 bytes: UnsafeBufferPointer<UInt8>, at index: Int32) throws {
+        // An empty buffer may have no address, and a NULL pointer would bind NULL.
+        guard let start = bytes.baseAddress, bytes.count > 0 else { return try bind("", at: index) }
+        try check(start.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+            sqlite3_bind_text64(handle, index, $0, UInt64(bytes.count), sqliteTransient, UInt8(SQLITE_UTF8))
+        })
+    }
+
     /// Binds text at a 1-based index from a copy in `arena`, which SQLite reads without copying
     /// it again: the arena must keep it until this statement has been stepped (see `TextArena`).
     public func bind(_ text: String, at index: Int32, keptIn arena: TextArena) throws {

@@ -131,18 +131,34 @@ enum MovieTitlesTable {
         try db.execute("INSERT INTO movie_titles (movie_titles, rank) VALUES ('automerge', 4)")
     }
 
-    /// Whether `title` has one of the two letters of `hasException(_:)`: the same test in Swift.
-    static func titleHasException(_ title: String) -> Bool {
+    /// `indexed`'s text made in Swift, appended to `bytes`: the title's UTF-8 with KELVIN SIGN
+    /// (E2 84 AA) as `k`, I WITH DOT ABOVE (C4 B0) as `i` and U+0307, and ASCII letters in lower
+    /// case (SQLite's `lower()` changes no others), byte for byte what the SQL expression makes
+    /// (tested against it on random titles). True when the title has one of the two letters, as
+    /// `hasException(_:)` tests.
+    static func appendIndexed(_ title: String, to bytes: inout [UInt8]) -> Bool {
         var title = title
-        // Their UTF-8 bytes: U+0130 is C4 B0, U+212A is E2 84 AA (a scan of bytes, no decoding).
-        return title.withUTF8 { bytes in
+        return title.withUTF8 { utf8 in
+            var excepted = false
             var i = 0
-            while i + 1 < bytes.count {
-                if bytes[i] == 0xC4 && bytes[i + 1] == 0xB0 { return true }
-                if bytes[i] == 0xE2 && i + 2 < bytes.count && bytes[i + 1] == 0x84 && bytes[i + 2] == 0xAA { return true }
+            while i < utf8.count {
+                let byte = utf8[i]
+                if byte >= 0x41 && byte <= 0x5A {
+                    bytes.append(byte | 0x20)
+                } else if byte == 0xE2 && i + 2 < utf8.count && utf8[i + 1] == 0x84 && utf8[i + 2] == 0xAA {
+                    bytes.append(0x6B)   // k
+                    excepted = true
+                    i += 2
+                } else if byte == 0xC4 && i + 1 < utf8.count && utf8[i + 1] == 0xB0 {
+                    bytes.append(contentsOf: [0x69, 0xCC, 0x87])   // i, U+0307
+                    excepted = true
+                    i += 1
+                } else {
+                    bytes.append(byte)
+                }
                 i += 1
             }
-            return false
+            return excepted
         }
     }
 

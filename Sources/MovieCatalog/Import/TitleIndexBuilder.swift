@@ -117,6 +117,9 @@ final class TitleIndexBuilder {
         let insertMany = try db.prepare("INSERT INTO titles (id, title) VALUES " + Array(repeating: "(?, ?)", count: rowsAtOnce).joined(separator: ", "),
                                         persistent: true)
         var ids = AscendingIDs(after: 0)
+        // The titles are kept as the index takes them, folded here (`appendIndexed`) rather than
+        // by SQL functions in the statement that indexes them: a sixth of that statement's work.
+        var folded: [UInt8] = []
         while let chunk = channel.receive() {
             var row = 0
             while row < chunk.ids.count {
@@ -124,8 +127,9 @@ final class TitleIndexBuilder {
                 let insert = many ? insertMany : insertOne
                 for i in 0..<(many ? rowsAtOnce : 1) {
                     try insert.bind(ids.bound(chunk.ids[row + i]), at: Int32(2 * i + 1))
-                    try insert.bind(chunk.titles[row + i], at: Int32(2 * i + 2))
-                    if MovieTitlesTable.titleHasException(chunk.titles[row + i]) { outcome.exceptions.append(chunk.ids[row + i]) }
+                    folded.removeAll(keepingCapacity: true)
+                    if MovieTitlesTable.appendIndexed(chunk.titles[row + i], to: &folded) { outcome.exceptions.append(chunk.ids[row + i]) }
+                    try folded.withUnsafeBufferPointer { try insert.bind(utf8: $0, at: Int32(2 * i + 2)) }
                 }
                 try insert.step()
                 insert.reset(clearingBindings: false)
@@ -138,7 +142,7 @@ final class TitleIndexBuilder {
         // The settings go into the index's own config table, so the copy carries them: the
         // catalog's FTS5 then reads them, as the copied structure's cookie is not its own.
         try MovieTitlesTable.putOffMerges(db)
-        try db.execute("INSERT INTO \(MovieTitlesTable.name) (rowid, title) SELECT id, \(MovieTitlesTable.indexed("title")) FROM titles ORDER BY id")
+        try db.execute("INSERT INTO \(MovieTitlesTable.name) (rowid, title) SELECT id, title FROM titles ORDER BY id")
         try MovieTitlesTable.resumeMerges(db)
         try db.execute("COMMIT")
     }
