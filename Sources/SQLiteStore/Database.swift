@@ -293,25 +293,6 @@ public final class Database {
     /// Whether a transaction is open.
     public var inTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 
-    /// Calls `body` every `steps` virtual-machine steps of this connection's statements (nil
-    /// removes it), on the thread running them: a progress line can show that a long statement,
-    /// an index build say, is still going.
-    public func onProgress(every steps: Int32, _ body: (() -> Void)?) {
-        progressBody = body.map(ProgressBody.init)
-        guard let progressBody else { return sqlite3_progress_handler(handle, 0, nil, nil) }
-        sqlite3_progress_handler(handle, steps, { context in
-            Unmanaged<ProgressBody>.fromOpaque(context!).takeUnretainedValue().body()
-            return 0   // go on
-        }, Unmanaged.passUnretained(progressBody).toOpaque())
-    }
-
-    /// The closure `onProgress` installed, kept alive while SQLite holds a pointer to it.
-    private final class ProgressBody {
-        let body: () -> Void
-        init(_ body: @escaping () -> Void) { self.body = body }
-    }
-    private var progressBody: ProgressBody?
-
     /// Runs `body` (whole transactions) without foreign-key enforcement, then turns it back on.
     /// Only for writers that keep references right by construction: without it there are no
     /// checks and no cascades. The pragma is a no-op inside a transaction, so that is an error.

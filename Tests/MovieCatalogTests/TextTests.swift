@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import TestSupport
 @testable import MovieCatalog
@@ -169,6 +170,29 @@ import TestSupport
                           "movies.csv: 1,000 rows read; building indexes (1 of 5)…",
                           "movies.csv: 1,000 rows read; building indexes (1 of 5)… 2 s",
                           "movies.csv: 1,000 rows read; committing…", ""], "\(drawn)")
+    }
+
+    @Test("while `ticking` runs, its thread redraws a step's seconds though the caller is busy in one long call")
+    func ticks() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("progress-\(UUID().uuidString)").path
+        defer { unlink(path) }
+        let out = try TextOutput(creatingFile: path)
+        let now = Mutex(100.0)
+        let progress = MovieCatalog.Progress(out: out, columns: { 80 }, clock: { now.withLock { $0 } })
+        progress.update(file: "movies.csv", rows: 7, bytes: 1, totalBytes: 1, started: 99)
+        progress.ticking(every: 0.002) {
+            progress.step("committing")
+            now.withLock { $0 = 102.5 }
+            usleep(300_000)   // a commit's checkpoint: no call back into the line
+        }
+        now.withLock { $0 = 110 }
+        usleep(20_000)
+        progress.tick()   // by the caller, after: still drawn (the ticker is gone, the step is not)
+        progress.finish()
+        try out.flush()
+        let drawn = try String(contentsOfFile: path, encoding: .utf8).components(separatedBy: "\r\u{1B}[K")
+        #expect(drawn.filter { $0 == "movies.csv: 7 rows read; committing… 2 s" }.count == 1, "\(drawn)")
+        #expect(drawn.suffix(2) == ["movies.csv: 7 rows read; committing… 10 s", ""], "\(drawn)")
     }
 
     @Test("a step's line fits the terminal, the file's name cut first", arguments: [30, 60])

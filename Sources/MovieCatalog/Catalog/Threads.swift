@@ -36,6 +36,54 @@ final class StopFlag: Sendable {
     var isRaised: Bool { raised.load(ordering: .relaxed) }
 }
 
+/// Runs `body` on a thread of its own every `interval` seconds until `stop`, which waits for it.
+final class Ticker: @unchecked Sendable {
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let woken = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private var stopped = false
+    private var thread: pthread_t?
+
+    /// Nil when the system refuses a thread.
+    init?(every interval: Double, _ body: @escaping @Sendable () -> Void) {
+        pthread_mutex_init(mutex, nil)
+        pthread_cond_init(woken, nil)
+        thread = startThread { [self] in
+            pthread_mutex_lock(mutex)
+            while !stopped {
+                var deadline = timespec()
+                clock_gettime(CLOCK_REALTIME, &deadline)   // the condition's clock
+                let nanoseconds = Int(deadline.tv_nsec) + Int(interval * 1e9)
+                deadline.tv_sec += nanoseconds / 1_000_000_000
+                deadline.tv_nsec = nanoseconds % 1_000_000_000
+                pthread_cond_timedwait(woken, mutex, &deadline)
+                if stopped { break }
+                pthread_mutex_unlock(mutex)
+                body()
+                pthread_mutex_lock(mutex)
+            }
+            pthread_mutex_unlock(mutex)
+        }
+        if thread == nil { return nil }
+    }
+
+    deinit {
+        pthread_cond_destroy(woken)
+        pthread_mutex_destroy(mutex)
+        woken.deallocate()
+        mutex.deallocate()
+    }
+
+    /// Stops the ticks and waits for the thread: no tick runs after this returns.
+    func stop() {
+        pthread_mutex_lock(mutex)
+        stopped = true
+        pthread_cond_signal(woken)
+        pthread_mutex_unlock(mutex)
+        if let thread { pthread_join(thread, nil) }
+        thread = nil
+    }
+}
+
 /// Runs each of `bodies` on its own thread (inline when the system refuses one) and waits for all.
 func runOnThreads(_ bodies: [@Sendable () -> Void]) {
     var threads: [pthread_t] = []

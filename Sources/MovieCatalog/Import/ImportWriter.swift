@@ -249,7 +249,11 @@ final class ImportWriter {
         bulk = nil
         finishedBulks.append(appender)
         try appender.stop(timings: timings) {
-            let counts = try RepeatMerger.merge(db, key: appender.key, keys: appender.keys, indexKeys: { try appender.buildUniqueIndexes(timings) },
+            let indexKeys = { [timings] in
+                try appender.buildUniqueIndexes(timings)
+                timings.begin("folding repeats")   // the merge goes on
+            }
+            let counts = try RepeatMerger.merge(db, key: appender.key, keys: appender.keys, indexKeys: indexKeys,
                                                 maxIDBefore: maxIDBeforeInput, maxGenreIDBefore: genres.maxIDBefore, keptGenres: appender.replacedGenres,
                                                 policy: policy, fields: appender.fields, now: now, touched: &touched, timings: timings,
                                                 recordRetitled: appender.buildsTitlesAlongside)
@@ -264,6 +268,7 @@ final class ImportWriter {
         }
         // The rows that waited, in their order, each counted as inserted so far.
         let rows = waiting
+        if !rows.isEmpty { timings.begin("storing rows one by one") }
         waiting = []
         waitingIDs = []
         matchedOtherwise = []
@@ -290,7 +295,7 @@ final class ImportWriter {
         for appender in finishedBulks { try appender.finish(timings: timings) }
         finishedBulks = []
         if let deferredFacets {
-            timings.begin("building indexes")
+            timings.begin("building the facet indexes")
             try deferredFacets.rebuildIndexes()
             timings.mark("sort indexes")
         }

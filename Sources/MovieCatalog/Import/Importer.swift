@@ -52,9 +52,6 @@ public final class Importer {
         var committing = started
         // Index builds sort with helper threads (measured: a third less time on two cores).
         try? db.execute("PRAGMA threads = 4")
-        // A long statement (an index build) redraws the progress line's seconds now and then.
-        if progress.isShown { db.onProgress(every: 1 << 20) { [progress] in progress.tick() } }
-        defer { db.onProgress(every: 0, nil) }
         do {
             // MovieLens's links.csv is read first: its movies.csv, wherever it comes, takes the ids.
             // (Not where layouts are off, or another is forced: links.csv is then read as such.)
@@ -132,7 +129,8 @@ public final class Importer {
             // cascades). The checks were a third of the time of appending a million movies.
             // A failed bulk append may leave SQLite's CHECKs off (see ImportWriter): back on.
             defer { try? db.execute("PRAGMA ignore_check_constraints = OFF") }
-            if bulkLoad { try db.withoutForeignKeys(load) } else { try load() }
+            // The line's seconds go on through long steps (an index build, the commit).
+            try progress.ticking { if bulkLoad { try db.withoutForeignKeys(load) } else { try load() } }
             progress.finish()
             try rejects?.close()
             rejects = nil

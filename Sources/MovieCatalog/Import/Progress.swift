@@ -38,11 +38,15 @@ final class PhaseTimings {
 
 /// A progress line on a terminal, redrawn at most ten times a second; silent otherwise. Once an
 /// input's rows are read, it names the step the import is in (index builds, the commit: a third
-/// of a large import) and the seconds it has taken so far.
-final class Progress {
+/// of a large import) and the seconds it has taken so far, redrawn by a thread of its own while
+/// `ticking` runs (a step may be one long SQLite call). Its state is shared with that thread
+/// under a lock; nothing else may write to its output meanwhile.
+final class Progress: @unchecked Sendable {
     private let out: TextOutput?
     /// The terminal's width now (it may change while an import runs).
     private let columns: () -> Int
+    private let clock: () -> Double
+    private let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private var lastDraw = 0.0
     private var drawn = false
     /// The file and rows last shown, which a step's line repeats.
@@ -50,7 +54,6 @@ final class Progress {
     private var rows = 0
     /// The step shown, and when it began.
     private var step: (text: String, started: Double)?
-    private let clock: () -> Double
 
     /// `out` is nil when progress should not be shown (not a terminal, or --quiet); `clock`
     /// (seconds) is for tests.
@@ -58,35 +61,58 @@ final class Progress {
         self.out = out
         self.columns = columns ?? { out?.terminalColumns(environment: [:]) ?? 80 }
         self.clock = clock
+        pthread_mutex_init(lock, nil)
     }
 
-    /// Whether a line is shown at all.
-    var isShown: Bool { out != nil }
+    deinit {
+        pthread_mutex_destroy(lock)
+        lock.deallocate()
+    }
+
+    private func locked<T>(_ body: () -> T) -> T {
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        return body()
+    }
 
     /// Called every few hundred rows.
     func update(file: String, rows: Int, bytes: Int, totalBytes: Int?, started: Double) {
         guard out != nil else { return }
-        (self.file, self.rows, step) = (file, rows, nil)
-        let now = clock()
-        guard now - lastDraw >= 0.1 else { return }
-        let percent = totalBytes.map { $0 > 0 ? " \(min(100, bytes * 100 / $0))%" : "" } ?? ""
-        let rate = now > started ? Int(Double(rows) / (now - started)) : 0
-        draw(":\(percent) \(NumberText.grouped(rows)) rows (\(NumberText.grouped(rate)) rows/s)", at: now)
+        locked {
+            (self.file, self.rows, step) = (file, rows, nil)
+            let now = clock()
+            guard now - lastDraw >= 0.1 else { return }
+            let percent = totalBytes.map { $0 > 0 ? " \(min(100, bytes * 100 / $0))%" : "" } ?? ""
+            let rate = now > started ? Int(Double(rows) / (now - started)) : 0
+            draw(":\(percent) \(NumberText.grouped(rows)) rows (\(NumberText.grouped(rate)) rows/s)", at: now)
+        }
     }
 
     /// Shows the step the import is in now that rows are read ("building indexes (2 of 5)").
     func step(_ text: String) {
         guard out != nil else { return }
-        let now = clock()
-        step = (text, now)
-        drawStep(at: now)
+        locked {
+            let now = clock()
+            step = (text, now)
+            drawStep(at: now)
+        }
     }
 
-    /// Redraws the step's seconds, at most once a second: called from long statements.
+    /// Redraws the step's seconds, at most once a second.
     func tick() {
-        guard out != nil, step != nil else { return }
-        let now = clock()
-        if now - lastDraw >= 1 { drawStep(at: now) }
+        guard out != nil else { return }
+        locked {
+            let now = clock()
+            if step != nil && now - lastDraw >= 1 { drawStep(at: now) }
+        }
+    }
+
+    /// Runs `body` while a thread ticks the line every `interval` seconds (real ones), so that a
+    /// step's seconds go on while `body` waits in one long call (a commit's checkpoint, say).
+    func ticking<T>(every interval: Double = 0.25, _ body: () throws -> T) rethrows -> T {
+        guard out != nil, let ticker = Ticker(every: interval, { [self] in tick() }) else { return try body() }
+        defer { ticker.stop() }
+        return try body()
     }
 
     private func drawStep(at now: Double) {
@@ -111,10 +137,13 @@ final class Progress {
 
     /// Clears the line.
     func finish() {
-        step = nil
-        guard let out, drawn else { return }
-        out.write("\r\u{1B}[K")
-        try? out.flush()
-        drawn = false
+        guard let out else { return }
+        locked {
+            step = nil
+            guard drawn else { return }
+            out.write("\r\u{1B}[K")
+            try? out.flush()
+            drawn = false
+        }
     }
 }

@@ -52,7 +52,11 @@ final class TitleIndexBuilder {
     /// scratch database is to be had (the load then indexes the titles itself). `pageLimit`
     /// caps the scratch database, for tests of a failing builder.
     static func start(for db: Database, pageLimit: Int? = nil) -> TitleIndexBuilder? {
-        guard let definition = try? db.scalar("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?",
+        // The titles are folded in Swift as SQLite's own `lower()` folds them (ASCII letters
+        // alone), and the triggers fold them in SQL: a SQLite built with ICU, whose `lower()`
+        // folds other letters too, leaves the indexing to SQL.
+        guard (try? db.intScalar("SELECT lower(?1) = ?1", [.text("\u{C4}")])) == 1,
+              let definition = try? db.scalar("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?",
                                              [.text(MovieTitlesTable.name)]),
               case .text(let sql) = definition,
               let scratch = try? Database.scratch(), (try? scratch.execute(sql)) != nil else { return nil }
