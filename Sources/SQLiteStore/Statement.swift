@@ -76,23 +76,17 @@ public final class Statement {
     /// Binds text at a 1-based index: its UTF-8 bytes, copied by SQLite (no C string is made).
     public func bind(_ text: String, at index: Int32) throws {
         var text = text
-        try check(text.withUTF8 { bytes in
-            bytes.withMemoryRebound(to: CChar.self) { chars in
-                // An empty buffer may have no address, and a NULL pointer would bind NULL.
-                guard let start = chars.baseAddress, chars.count > 0 else {
-                    return sqlite3_bind_text(handle, index, "", 0, sqliteTransient)
-                }
-                return sqlite3_bind_text64(handle, index, start, UInt64(chars.count), sqliteTransient, UInt8(SQLITE_UTF8))
-            }
-        })
+        try text.withUTF8 { try bind(utf8: $0, at: index) }
     }
 
     /// Binds text at a 1-based index from UTF-8 bytes the caller made valid, copied by SQLite.
     public func bind(utf8 bytes: UnsafeBufferPointer<UInt8>, at index: Int32) throws {
-        // An empty buffer may have no address, and a NULL pointer would bind NULL.
-        guard let start = bytes.baseAddress, bytes.count > 0 else { return try bind("", at: index) }
-        try check(start.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
-            sqlite3_bind_text64(handle, index, $0, UInt64(bytes.count), sqliteTransient, UInt8(SQLITE_UTF8))
+        try check(bytes.withMemoryRebound(to: CChar.self) { chars in
+            // An empty buffer may have no address, and a NULL pointer would bind NULL.
+            guard let start = chars.baseAddress, chars.count > 0 else {
+                return sqlite3_bind_text(handle, index, "", 0, sqliteTransient)
+            }
+            return sqlite3_bind_text64(handle, index, start, UInt64(chars.count), sqliteTransient, UInt8(SQLITE_UTF8))
         })
     }
 
