@@ -38,6 +38,10 @@ import TestSupport
         let found = order.map { word in named.firstIndex { $0.hasPrefix(word) } }
         #expect(found.allSatisfy { $0 != nil } && found.map { $0 ?? 0 } == found.map { $0 ?? 0 }.sorted(), "\(named)")
         #expect(named.last == "committing…", "\(named)")
+        // Each step is named once: the line moves on and never comes back to one.
+        let shown = named.map { $0.prefix { $0 != "…" && $0 != "(" } }
+        let sequence = shown.enumerated().filter { $0.offset == 0 || shown[$0.offset - 1] != $0.element }.map(\.element)
+        #expect(Set(sequence).count == sequence.count, "\(sequence)")
         for line in lines.dropLast() { #expect(line.count < 60, "\(line)") }
         // The report follows on a line of its own: the progress line was cleared.
         let report = try #require(lines.last)

@@ -82,14 +82,17 @@ enum FacetTotals {
     /// Stores the blocks that have facet rows and no row here (inside the caller's write
     /// transaction): their counts with nothing selected and their packed rows. A block whose
     /// values do not fit an encoding is stored with NULL there, so that it is not tallied again at
-    /// every write.
-    static func fill(_ db: Database) throws {
+    /// every write. `announce` runs first when there is any block to store.
+    static func fill(_ db: Database, beginning announce: () -> Void = {}) throws {
         guard try db.hasSchemaObject(name), let ids = try MovieFacetsTable.idBounds(db) else { return }
         let start = FacetTally.nothingSelected
         let stored = try db.query("SELECT block FROM movie_facet_totals WHERE block BETWEEN ? AND ? ORDER BY block",
                                   [.integer(ids.lowerBound >> shift), .integer(ids.upperBound >> shift)]) { Int64(try $0.int64(0)) }
+        let runs = uncovered(ids, stored)
+        guard !runs.isEmpty else { return }
+        announce()
         let insert = try db.prepare("INSERT INTO movie_facet_totals (block, counts, packed) VALUES (?, ?, ?)")
-        for run in uncovered(ids, stored) {
+        for run in runs {
             var block: Int64?, tally = start, packed = PackedFacetRows()
             func store() throws {
                 guard let block else { return }

@@ -277,8 +277,7 @@ final class BulkAppender {
             // writer's work alone, are counted meanwhile, not after the index builds (which
             // share that core with SQLite's sorter threads). ImportWriter.finish fills any
             // block a later input changes.
-            timings.begin("counting facets")
-            try FacetTotals.fill(db)
+            try FacetTotals.fill(db) { timings.begin("counting facets") }
             timings.mark("facet totals")
         }
         try buildUniqueIndexes(timings)

@@ -299,8 +299,7 @@ final class ImportWriter {
             try deferredFacets.rebuildIndexes()
             timings.mark("sort indexes")
         }
-        timings.begin("counting facets")
-        try FacetTotals.fill(db)
+        try FacetTotals.fill(db) { timings.begin("counting facets") }
         timings.mark("facet totals")
     }
 }
