@@ -27,6 +27,10 @@ public final class ByteReader {
     private var consumedBeforeBuffer = 0
     /// Total size when known (regular files), for progress percentages.
     public let totalBytes: Int?
+    /// The size of the text the file holds, when known: `totalBytes`, or for a gzip file the
+    /// size its trailer gives. The importer sizes its work by it before reading a byte (a
+    /// compressed size would count a third to a tenth of the rows).
+    public let textBytes: Int?
     /// The most bytes one record (a CSV or TSV line, a JSON object) may take: a line that never
     /// ends (a binary file, an unclosed quote) stops here with an error, not when memory runs out.
     /// A movie's record is a few hundred bytes; a long review a few thousand.
@@ -99,6 +103,7 @@ public final class ByteReader {
             ownsDescriptor = false
             name = "-"
             totalBytes = nil
+            textBytes = nil
         } else {
             let opened = open(path, O_RDONLY)
             guard opened >= 0 else {
@@ -113,6 +118,7 @@ public final class ByteReader {
             ownsDescriptor = true
             name = path
             totalBytes = (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : nil
+            textBytes = totalBytes.map { Self.gzipTextBytes(opened, fileBytes: $0) ?? $0 }
         }
         capacity = chunkSize
         buffer = .allocate(capacity: chunkSize)
@@ -140,6 +146,7 @@ public final class ByteReader {
         capacity = max(chunkSize, 1)
         buffer = .allocate(capacity: capacity)
         totalBytes = bytes.count
+        textBytes = Self.gzipTextBytes(head: bytes.prefix(2), tail: bytes.suffix(4), fileBytes: bytes.count) ?? bytes.count
         memory = bytes
     }
 
@@ -154,6 +161,26 @@ public final class ByteReader {
         end = bytes.count
         atEOF = true
         totalBytes = bytes.count
+        textBytes = bytes.count
+    }
+
+    /// The text size a gzip file's trailer gives (its last four bytes, little-endian: the size
+    /// modulo 2^32, of the last member where several are joined), taken as the smallest such size
+    /// that deflate could have written the file from (its header, a name up to 64 KiB, and stored
+    /// blocks make the file at most that much larger); nil when the file does not start as gzip.
+    static func gzipTextBytes(_ fd: Int32, fileBytes: Int) -> Int? {
+        var head = [UInt8](repeating: 0, count: 2), tail = [UInt8](repeating: 0, count: 4)
+        guard fileBytes >= 18, pread(fd, &head, 2, 0) == 2, pread(fd, &tail, 4, off_t(fileBytes - 4)) == 4 else { return nil }
+        return gzipTextBytes(head: head, tail: tail, fileBytes: fileBytes)
+    }
+
+    /// `gzipTextBytes` of a file's first two and last four bytes.
+    static func gzipTextBytes(head: some Collection<UInt8>, tail: some Collection<UInt8>, fileBytes: Int) -> Int? {
+        guard fileBytes >= 18, head.elementsEqual([0x1F, 0x8B]), tail.count == 4 else { return nil }
+        let modulo = tail.reversed().reduce(0) { $0 << 8 | Int($1) }
+        let least = fileBytes - fileBytes / 1024 - (1 << 16)
+        let wraps = max(0, (least - modulo + (1 << 32) - 1) >> 32)
+        return modulo + wraps << 32
     }
 
     deinit {

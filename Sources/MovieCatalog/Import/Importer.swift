@@ -81,11 +81,11 @@ public final class Importer {
             // leave it (estimated from their sizes). Counted before the transaction, as foreign
             // keys (off for a bulk load) are set outside it; the count only steers speed.
             let stored = try db.intScalar("SELECT count(*) FROM movies")
-            let inputBytes = inputs.first?.0.totalBytes ?? 0
+            let inputBytes = inputs.first?.0.textBytes ?? 0
             var storedBefore = stored
             let bulkInputs = inputs.map { input in
-                defer { storedBefore += Importer.estimatedRows(input.0.totalBytes ?? 0) }
-                return Importer.bulkLoads(options, stored: storedBefore, inputBytes: input.0.totalBytes ?? 0)
+                defer { storedBefore += Importer.estimatedRows(input.0.textBytes ?? 0) }
+                return Importer.bulkLoads(options, stored: storedBefore, inputBytes: input.0.textBytes ?? 0)
             }
             let bulkLoad = bulkInputs.contains(true)
             let load = {
@@ -149,7 +149,7 @@ public final class Importer {
     private func importInput(_ input: ByteReader, format: ImportFormat) throws {
         fileStarted = monotonicSeconds()
         rowsRead = 0
-        writer?.rowsBySize = input.totalBytes.map(Importer.estimatedRows)
+        writer?.rowsBySize = input.textBytes.map(Importer.estimatedRows)
         report.files.append(ImportReport.File(name: input.name))
         // UTF-32 (UTF-16 is read as such) reads as garbage byte by byte; its byte order mark says what it is.
         try Importer.refuseForeign(input)
