@@ -47,22 +47,6 @@ import Testing
         #expect(try box.sql("SELECT title, rating FROM movies ORDER BY id") == ["One|7.0", "Two|5.0"])
     }
 
-    @Test("a gzipped list is sized by the text it holds, not its compressed bytes: the same path as plain", arguments: [false, true])
-    func gzippedSizedByItsText(gzipped: Bool) throws {
-        let box = try Sandbox()
-        try box.write("movies.csv", "imdb_id,title,year,rating\n" + (1...2_000).map { "tt\(String(format: "%07d", $0)),Movie \($0),1990,5\n" }.joined())
-        #expect(try box.moviecat("import", "movies.csv").status == 0)
-        // IMDb's ratings for these and as many other titles: 76 KB of text, a seventh when gzipped.
-        let ratings = "tconst\taverageRating\tnumVotes\n" + (1...4_000).map { "tt\(String(format: "%07d", $0))\t7.\($0 % 10)\t\($0 * 3)\n" }.joined()
-        let name = gzipped ? "title.ratings.tsv.gz" : "title.ratings.tsv"
-        _ = try box.write(name, bytes: gzipped ? try LayoutTests.gzipped(Data(ratings.utf8)) : Array(ratings.utf8))
-        let run = try box.moviecat(["import", name], environment: ["MOVIECAT_TIMINGS": "1"])
-        #expect(run.status == 0 && run.errorLines.first?.contains("2,000 updated") == true, "\(run)")
-        // Updates to most of the catalog write its facet rows in one pass at the end.
-        #expect(run.errorLines.contains { $0.hasPrefix("timing: facet rows of updates") }, "\(run)")
-        #expect(try box.sql("SELECT count(*), sum(rating = 7.0 + (id % 10) / 10.0) FROM movies") == ["2000|2000"])
-    }
-
     @Test("a second large file of one command is bulk-loaded too, and leaves the catalog one command per file leaves")
     func secondFileBulkLoaded() throws {
         func rows(_ range: Range<Int>) -> String {

@@ -372,6 +372,11 @@ import TestSupport
         #expect(Importer.bulkLoads(options, stored: 500_000, inputBytes: 14_000_000))
         #expect(Importer.bulkLoads(options, stored: 1_000_000, inputBytes: 310_000))
         #expect(Importer.bulkLoads(options, stored: 13, inputBytes: 60_000))
+        // A pipe longer than the bytes read ahead: bulk, even into a large catalog.
+        #expect(Importer.bulkLoads(options, stored: 10_000_000, inputBytes: nil))
+        var never = ImportOptions()
+        never.bulkLoad = .never
+        #expect(!Importer.bulkLoads(never, stored: 13, inputBytes: nil))
         var dry = ImportOptions()
         dry.dryRun = true
         #expect(Importer.bulkLoads(dry, stored: 0, inputBytes: 10), "a dry run counts as the import would")

@@ -49,3 +49,45 @@ struct ByteReaderTests {
         #expect(gzipped == (size < text.utf8.count / 10))
     }
 }
+
+@Suite("ByteReader: a pipe read ahead")
+struct ByteReaderPipeTests {
+    /// A reader of a pipe that a thread fills with `bytes` and then closes.
+    static func pipeReader(_ bytes: [UInt8]) throws -> ByteReader {
+        var fds: [Int32] = [0, 0]
+        try #require(pipe(&fds) == 0)
+        let (readEnd, writeEnd) = (fds[0], fds[1])
+        let writer = Thread {
+            bytes.withUnsafeBytes { raw in
+                var offset = 0
+                while offset < raw.count {
+                    let n = write(writeEnd, raw.baseAddress! + offset, raw.count - offset)
+                    if n <= 0 { break }
+                    offset += n
+                }
+            }
+            close(writeEnd)
+        }
+        writer.start()
+        defer { close(readEnd) }
+        return try ByteReader(path: "/dev/fd/\(readEnd)")
+    }
+
+    static func readAll(_ reader: ByteReader) throws -> [UInt8] {
+        var all: [UInt8] = []
+        while let byte = try reader.next() { all.append(byte) }
+        return all
+    }
+
+    @Test("a pipe that ends within the bytes read ahead is sized; a longer one is not; no byte is lost either way",
+          arguments: [100_000, 3 << 20])
+    func readAhead(count: Int) throws {
+        let bytes = (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 9) }
+        let reader = try Self.pipeReader(bytes)
+        #expect(reader.totalBytes == nil)
+        let ended = try reader.readAhead(Importer.lookahead)
+        #expect(ended == (count < Importer.lookahead))
+        #expect(reader.textBytes == (ended ? count : nil))
+        #expect(try Self.readAll(reader) == bytes)
+    }
+}

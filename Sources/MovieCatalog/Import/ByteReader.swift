@@ -28,9 +28,10 @@ public final class ByteReader {
     /// Total size when known (regular files), for progress percentages.
     public let totalBytes: Int?
     /// The size of the text the file holds, when known: `totalBytes`, or for a gzip file the
-    /// size its trailer gives. The importer sizes its work by it before reading a byte (a
-    /// compressed size would count a third to a tenth of the rows).
-    public let textBytes: Int?
+    /// size its trailer gives, or for a pipe that `readAhead` saw end, what it held. The importer
+    /// sizes its work by it before parsing a row (a compressed size would count a third to a
+    /// tenth of the rows).
+    public private(set) var textBytes: Int?
     /// The most bytes one record (a CSV or TSV line, a JSON object) may take: a line that never
     /// ends (a binary file, an unclosed quote) stops here with an error, not when memory runs out.
     /// A movie's record is a few hundred bytes; a long review a few thousand.
@@ -356,6 +357,23 @@ public final class ByteReader {
             if errno == EINTR { continue }
             throw CatalogError(.ioError, "cannot read \(name): \(String(cString: strerror(errno)))")
         }
+    }
+
+    /// Reads up to `limit` bytes ahead without handing any out (a pipe's size is unknown until
+    /// it ends), waiting at most `patience` milliseconds for each delivery (a stalled upstream
+    /// is not waited for): true when the input ended within them, its size then in `textBytes`.
+    func readAhead(_ limit: Int, patience: Int32 = 250) throws -> Bool {
+        while end - position < limit {
+            if fd >= 0 {
+                var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                let polled = poll(&ready, 1, patience)
+                if polled < 0 && errno == EINTR { continue }
+                if polled == 0 { break }
+            }
+            guard try refill() else { break }
+        }
+        if atEOF { textBytes = bytesConsumed + end - position }
+        return atEOF
     }
 
     /// The next byte without consuming it, or nil at end of input.

@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+
+/// How an import sizes its input before writing (bulk load or row by row, facet rows deferred):
+/// a gzipped file by the text it holds, a pipe by the bytes read ahead.
+@Suite struct ImportSizingTests {
+    @Test("a gzipped list is sized by the text it holds, not its compressed bytes: the same path as plain", arguments: [false, true])
+    func gzippedSizedByItsText(gzipped: Bool) throws {
+        let box = try Sandbox()
+        try box.write("movies.csv", "imdb_id,title,year,rating\n" + (1...2_000).map { "tt\(String(format: "%07d", $0)),Movie \($0),1990,5\n" }.joined())
+        #expect(try box.moviecat("import", "movies.csv").status == 0)
+        // IMDb's ratings for these and as many other titles: 76 KB of text, a seventh when gzipped.
+        let ratings = "tconst\taverageRating\tnumVotes\n" + (1...4_000).map { "tt\(String(format: "%07d", $0))\t7.\($0 % 10)\t\($0 * 3)\n" }.joined()
+        let name = gzipped ? "title.ratings.tsv.gz" : "title.ratings.tsv"
+        _ = try box.write(name, bytes: gzipped ? try LayoutTests.gzipped(Data(ratings.utf8)) : Array(ratings.utf8))
+        let run = try box.moviecat(["import", name], environment: ["MOVIECAT_TIMINGS": "1"])
+        #expect(run.status == 0 && run.errorLines.first?.contains("2,000 updated") == true, "\(run)")
+        // Updates to most of the catalog write its facet rows in one pass at the end.
+        #expect(run.errorLines.contains { $0.hasPrefix("timing: facet rows of updates") }, "\(run)")
+        #expect(try box.sql("SELECT count(*), sum(rating = 7.0 + (id % 10) / 10.0) FROM movies") == ["2000|2000"])
+    }
+
+    /// `rows` generated CSV rows (some 65 bytes each), numbered from `first`.
+    static func list(_ rows: Range<Int>) -> String {
+        "title,year,genres,rating,duration\n" + rows.map { "A Movie Title Long Enough \($0),\(1950 + $0 % 70),drama|war,\($0 % 10).5,\(80 + $0 % 60)\n" }.joined()
+    }
+
+    @Test("a long list piped into a stored catalog is bulk-loaded, and leaves the catalog a file leaves")
+    func longPipe() throws {
+        let box = try Sandbox()
+        try box.seed()
+        let text = Self.list(0..<40_000)
+        #expect(text.utf8.count > 2 << 20)
+        let run = try box.moviecat(["import", "--format", "csv", "-"], stdin: text, environment: ["MOVIECAT_TIMINGS": "1"])
+        #expect(run.status == 0 && run.errorLines.first?.contains("40,000 inserted") == true, "\(run)")
+        #expect(run.errorLines.contains { $0.hasPrefix("timing: append rows") }, "\(run)")
+        let file = box.path("file.sqlite")
+        #expect(try runProcess(moviecatBinary, ["--db", file, "init", "--seed"], directory: box.dir).status == 0)
+        try box.write("list.csv", text)
+        #expect(try runProcess(moviecatBinary, ["--db", file, "import", "list.csv"], directory: box.dir).status == 0)
+        let content = "SELECT id, title, year, rating, duration_minutes, (SELECT group_concat(genre_id) FROM movie_genres WHERE movie_id = m.id) FROM movies m ORDER BY id"
+        #expect(try box.sql(content) == box.sql(content, db: file))
+        #expect(try box.sql("PRAGMA integrity_check") == ["ok"])
+    }
+
+    @Test("a short pipe is sized by what it held: a few rows into a larger catalog go one by one")
+    func shortPipe() throws {
+        let box = try Sandbox()
+        try box.write("stored.csv", Self.list(0..<30_000))
+        #expect(try box.moviecat("import", "stored.csv").status == 0)
+        let run = try box.moviecat(["import", "--format", "csv", "-"], stdin: Self.list(29_990..<30_010), environment: ["MOVIECAT_TIMINGS": "1"])
+        #expect(run.status == 0 && run.errorLines.first?.contains("10 inserted, 10 updated") == true, "\(run)")
+        #expect(!run.errorLines.contains { $0.hasPrefix("timing: append rows") }, "\(run)")
+        #expect(try box.sql("SELECT count(*) FROM movies") == ["30010"])
+    }
+}
