@@ -73,7 +73,7 @@ extension CommandSpec {
                 if globalOptions.contains(name) {
                     throw usageError("\(name.quotedForMessage) is an option of moviecat itself: put it before the command (moviecat \(name) ... \(self.name) ...)")
                 }
-                let hint = Suggestion.nearest(to: name, in: options.map(\.name)).map { ". Did you mean '\($0)'?" } ?? ""
+                let hint = Suggestion.nearest(to: name, in: options.map(\.name) + ["--help"]).map { ". Did you mean '\($0)'?" } ?? ""
                 throw usageError("unknown option \(name.quotedForMessage)\(hint)\(unknownNote)")
             }
             guard let convert = option.convert else {

@@ -26,6 +26,31 @@ public enum CompletionScript {
         commands.flatMap { [$0] + $0.subcommands }
     }
 
+    /// Bash helpers: catalog values (genre codes, preset names) are data, matched by prefix and
+    /// quoted, never passed through compgen -W, which would expand $(...) inside them. A word
+    /// begun with a quote (`"great d`) is matched without it and answered as the quote needs
+    /// (bash closes it); zsh quotes the replies itself, from their %q form.
+    static let bashHelpers = #"""
+    _moviecat_values() {
+        local value prefix="$2" quote=""
+        case "$prefix" in \"*|\'*) quote="${prefix:0:1}"; prefix="${prefix:1}" ;; esac
+        [[ -n "${ZSH_VERSION-}" ]] && quote=""
+        COMPREPLY=()
+        while IFS= read -r value; do
+            [[ "$value" == "$prefix"* ]] || continue
+            case "$quote" in
+                "") COMPREPLY+=("$(printf '%q' "$value")") ;;
+                "'") COMPREPLY+=("${value//\'/\'\\\'\'}") ;;
+                *) value="${value//\\/\\\\}"; value="${value//\"/\\\"}"; value="${value//\$/\\\$}"; COMPREPLY+=("${value//\`/\\\`}") ;;
+            esac
+        done < <(moviecat "${db[@]}" _complete "$1" 2>/dev/null)
+    }
+    # zsh keeps "--opt=value" one word: the replies keep the "--opt=" before the value.
+    _moviecat_keep() {
+        [[ -n "$1" ]] && COMPREPLY=("${COMPREPLY[@]/#/$1}")
+    }
+    """#
+
     /// A bash script; `complete -p moviecat` shows it loaded.
     public static func bash(_ commands: [CommandSpec], global: CommandSpec) -> String {
         var flagCases = "", valueCases = "", positionalCases = ""
@@ -34,7 +59,10 @@ public enum CompletionScript {
             flagCases += "        \"\(command.name)\") flags=\"\(flags)\" ;;\n"
             for option in command.options {
                 if let reply = bashReply(option.completion) {
-                    valueCases += "        \"\(command.name):\(option.name)\") \(reply); return ;;\n"
+                    valueCases += "        \"\(command.name):\(option.name)\") \(reply); _moviecat_keep \"$eq\"; return ;;\n"
+                } else if option.valueName != nil {
+                    // A value of its own (`--rating 7..`): nothing to offer, not filter tokens.
+                    valueCases += "        \"\(command.name):\(option.name)\") COMPREPLY=(); return ;;\n"
                 }
             }
             let positional = command.subcommands.isEmpty
@@ -47,15 +75,7 @@ public enum CompletionScript {
         let globalFlags = (global.options.map(\.name) + ["--help"]).joined(separator: " ")
         return """
         # bash completion for moviecat; load with: source <(moviecat completions bash)
-        # Catalog values (genre codes, preset names) are data: matched by prefix and quoted,
-        # never passed through compgen -W, which would expand $(...) inside them.
-        _moviecat_values() {
-            local value
-            COMPREPLY=()
-            while IFS= read -r value; do
-                [[ "$value" == "$2"* ]] && COMPREPLY+=("$(printf '%q' "$value")")
-            done < <(moviecat "${db[@]}" _complete "$1" 2>/dev/null)
-        }
+        \(bashHelpers)
         # Filter tokens: with ':' in COMP_WORDBREAKS (bash's default) "genre:co" arrives as
         # genre, :, co; rejoin it, and reply with what replaces the last piece.
         _moviecat_tokens() {
@@ -102,8 +122,11 @@ public enum CompletionScript {
                         case "${COMP_WORDS[j]}" in -*) ;; *) cmd="$cmd ${COMP_WORDS[j]}"; break ;; esac
                     done ;;
             esac
-            # "--opt=value" arrives as --opt, =, value ('=' is in COMP_WORDBREAKS).
-            if [[ "$cur" == "=" ]]; then
+            # "--opt=value" arrives as --opt, =, value ('=' is in COMP_WORDBREAKS); in zsh, whole.
+            local eq=""
+            if [[ "$cur" == --*=* ]]; then
+                eq="${cur%%=*}="; prev="${cur%%=*}"; cur="${cur#*=}"
+            elif [[ "$cur" == "=" ]]; then
                 cur=""
             elif [[ "$prev" == "=" && $COMP_CWORD -ge 2 ]]; then
                 prev="${COMP_WORDS[COMP_CWORD-2]}"
@@ -125,7 +148,9 @@ public enum CompletionScript {
         """
     }
 
-    /// A zsh script: zsh runs the bash completion through bashcompinit.
+    /// A zsh script: zsh runs the bash completion through bashcompinit, which knows no
+    /// `compopt`: registered with `-o nospace`, every reply but a facet prefix (`genre:`) or an
+    /// `--opt=` gets its space back as a trailing one (bashcompinit adds that as the suffix).
     public static func zsh(_ commands: [CommandSpec], global: CommandSpec) -> String {
         """
         #compdef moviecat
@@ -133,7 +158,19 @@ public enum CompletionScript {
         autoload -U +X compinit && compinit
         autoload -U +X bashcompinit && bashcompinit
 
-        """ + bash(commands, global: global)
+        """ + bash(commands, global: global) + """
+        _moviecat_zsh() {
+            _moviecat
+            # Inside an open quote the space would land within it: the quote is left to close.
+            case "${COMP_WORDS[COMP_CWORD]}" in \\"*|\\'*) return ;; esac
+            local i
+            for ((i = 0; i < ${#COMPREPLY[@]}; i++)); do
+                case "${COMPREPLY[i]}" in *:|*=) ;; *) COMPREPLY[i]="${COMPREPLY[i]} " ;; esac
+            done
+        }
+        complete -o nospace -F _moviecat_zsh moviecat
+
+        """
     }
 
     /// The fish arguments that offer values of a completion kind.
@@ -145,7 +182,7 @@ public enum CompletionScript {
         case .presets: return "-x -a '(__moviecat_values presets)'"
         case .choices(let words): return "-x -a \(quoteFish(words.joined(separator: " ")))"
         case .filterTokens:
-            return "-a \(quoteFish(facetPrefixes.joined(separator: " ") + " (__moviecat_values genres | sed s/^/genre:/)"))"
+            return "-a \(quoteFish(facetPrefixes.joined(separator: " ") + " (__moviecat_values genres | sed s/^/genre:/)" + " (__moviecat_values genres | sed s/^/exclude-genre:/)"))"
         }
     }
 
@@ -166,16 +203,32 @@ public enum CompletionScript {
             end
             moviecat $db _complete $argv 2>/dev/null
         end
+        # No command on the line yet: only options (and --db's path) so far.
+        function __moviecat_no_command
+            set -l tokens (commandline -opc)
+            set -e tokens[1]
+            while set -q tokens[1]
+                switch $tokens[1]
+                    case --db
+                        set -e tokens[1]
+                    case '-*'
+                    case '*'
+                        return 1
+                end
+                set -e tokens[1]
+            end
+            return 0
+        end
         complete -c moviecat -f
 
         """
         for option in global.options {
-            text += "complete -c moviecat -n __fish_use_subcommand -l \(option.name.dropFirst(2))"
+            text += "complete -c moviecat -n __moviecat_no_command -l \(option.name.dropFirst(2))"
                 + (fishValues(option.completion).map { " " + $0 } ?? (option.valueName != nil ? " -x" : ""))
                 + " -d \(quoteFish(option.help))\n"
         }
         for command in commands {
-            text += "complete -c moviecat -n __fish_use_subcommand -a \(command.name) -d \(quoteFish(command.abstract))\n"
+            text += "complete -c moviecat -n __moviecat_no_command -a \(command.name) -d \(quoteFish(command.abstract))\n"
             let seen = "__fish_seen_subcommand_from \(command.name)"
             text += fishLines(command, when: seen)
             guard !command.subcommands.isEmpty else { continue }

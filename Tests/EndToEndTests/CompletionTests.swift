@@ -132,14 +132,12 @@ import Testing
             #expect(run.stdout.contains("compdef") || run.stdout.contains("compinit"), "\(run)")
             #expect(run.stdout.contains("--genre") && run.stdout.contains("--preset"), "\(run)")
         }
-        // Load it for real when the shell happens to be installed (it is not installed for the tests).
-        for dir in ["/usr/bin", "/bin"] where FileManager.default.isExecutableFile(atPath: "\(dir)/\(shell)") {
-            let path = try box.write("moviecat.\(shell)", run.stdout)
-            let loaded = try runProcess(URL(fileURLWithPath: "\(dir)/\(shell)"), ["-c", "source \(path)"],
-                                        environment: Self.environment)
-            #expect(loaded.status == 0, "\(loaded)")
-            break
-        }
+        // Loaded by the shell itself (.ci/run installs both).
+        let shellPath = "/usr/bin/\(shell)"
+        try #require(FileManager.default.isExecutableFile(atPath: shellPath), "\(shell) is not installed (.ci/run installs it)")
+        let path = try box.write("moviecat.\(shell)", run.stdout)
+        let loaded = try runProcess(URL(fileURLWithPath: shellPath), ["-c", "source \(path)"], environment: Self.environment)
+        #expect(loaded.status == 0 && loaded.stderr.isEmpty, "\(loaded)")
     }
 
     @Test("an unknown or missing shell is a usage error", arguments: [["tcsh"], [], ["bash", "zsh"]])
@@ -198,18 +196,74 @@ import Testing
         #expect(!script.lines.contains { $0.hasPrefix("complete -c moviecat -n '\(seen)' ") }, "nothing is offered on presets alone: \(script)")
         // `presets --format json` is `presets list --format json`: list's options before any action.
         #expect(script.lines.contains { $0.hasPrefix("complete -c moviecat -n '\(seen); and not __fish_seen_subcommand_from list show delete rename' -l format") }, "\(script)")
-        // Asked of fish itself where it is installed (CI has no fish; the lines above stand for it there).
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/fish") else { return }
-        let path = try box.write("moviecat.fish", script.stdout)
-        func offers(_ line: String) throws -> [String] {
-            let run = try runProcess(URL(fileURLWithPath: "/usr/bin/fish"), ["-c", "source \(path); complete -C \(CompletionTests.shellQuote(line))"],
-                                     environment: CompletionTests.environment)
-            try #require(run.status == 0, "\(run)")
-            return run.lines.map { String($0.split(separator: "\t").first ?? "") }
-        }
+        // Asked of fish itself (.ci/run installs it).
+        let offers = try Self.fishOffers(box)
         #expect(try offers("moviecat --db \(box.db) presets ") == ["delete", "list", "rename", "show"])
         #expect(try offers("moviecat --db \(box.db) presets --") == ["--format"])
         let names = try offers("moviecat --db \(box.db) presets show ")
         #expect(!names.isEmpty && !names.contains("list"), "\(names)")
+    }
+
+    /// What fish offers for a line, with the script loaded (fish's `complete -C`).
+    static func fishOffers(_ box: Sandbox) throws -> (String) throws -> [String] {
+        let fish = URL(fileURLWithPath: "/usr/bin/fish")
+        try #require(FileManager.default.isExecutableFile(atPath: fish.path), "fish is not installed (.ci/run installs it)")
+        let path = try box.write("moviecat.fish", box.moviecat("completions", "fish").stdout)
+        return { line in
+            let run = try runProcess(fish, ["--no-config", "-c", "source \(path); complete -C \(CompletionTests.shellQuote(line))"], environment: CompletionTests.environment)
+            try #require(run.status == 0, "\(run)")
+            return run.lines.map { String($0.split(separator: "\t").first ?? "") }
+        }
+    }
+
+    @Test("fish: commands after --db PATH, and exclude-genre: values")
+    func fishAfterDB() throws {
+        let box = try CompletionTests.catalog()
+        let offers = try Self.fishOffers(box)
+        #expect(try offers("moviecat --db \(box.db) fil") == ["filter"])
+        #expect(try offers("moviecat --db=\(box.db) fil") == ["filter"])
+        #expect(try offers("moviecat --db \(box.db) filter exclude-genre:dr") == ["exclude-genre:drama"])
+    }
+
+    @Test("an option's own value is offered nothing, not filter tokens", arguments: ["--rating", "--year", "--title", "--limit"])
+    func ownValues(_ option: String) throws {
+        #expect(try CompletionTests.complete(["moviecat", "filter", option, ""]).isEmpty)
+    }
+
+    @Test("a preset name begun with a quote completes as that quote needs")
+    func quotedNames() throws {
+        let box = try CompletionTests.catalog()
+        for name in ["great dramas", "it's mine"] { #expect(try box.moviecat("save-preset", name, "genre:drama").status == 0) }
+        #expect(try CompletionTests.complete(["moviecat", "--db", box.db, "filter", "--preset", "\"gre"]) == ["great dramas"])
+        #expect(try CompletionTests.complete(["moviecat", "--db", box.db, "presets", "show", "'it"]) == ["it'\\''s mine"])
+        #expect(try CompletionTests.complete(["moviecat", "--db", box.db, "presets", "show", "it"]) == ["it\\'s\\ mine"])
+        // A name a sqlite3 user stored with a line break would read as two: it is left out.
+        _ = try box.sqlite3("INSERT INTO presets (name) VALUES ('two' || char(10) || 'lines');")
+        let names = try box.moviecat("_complete", "presets").lines
+        #expect(names.contains("great dramas") && !names.contains("two") && !names.contains("lines"), "\(names)")
+    }
+
+    /// Types `keys` into an interactive `shell` on a terminal (`script`), the script loaded first,
+    /// and returns what the terminal showed.
+    static func typed(_ shell: String, _ box: Sandbox, _ keys: String) throws -> String {
+        let path = "/usr/bin/\(shell)"
+        try #require(FileManager.default.isExecutableFile(atPath: path), "\(shell) is not installed (.ci/run installs it)")
+        let script = try box.write("moviecat.\(shell)", box.moviecat("completions", shell).stdout)
+        let start = shell == "zsh" ? "zsh -f -i" : "bash --norc --noprofile -i"
+        let input = "source \(script)\n" + keys.replacingOccurrences(of: "DB", with: box.db) + "exit\n"
+        let run = try runProcess(URL(fileURLWithPath: "/usr/bin/script"), ["-q", "-c", start, "/dev/null"], stdin: Data(input.utf8),
+                                 environment: CompletionTests.environment.merging(["TERM": "dumb"]) { $1 }, directory: box.dir)
+        try #require(run.status == 0, "\(run)")
+        return run.stdout.replacingOccurrences(of: "\r", with: "")
+    }
+
+    // zsh added a space after `genre:` (bashcompinit knows no compopt) and missed `--opt=value`.
+    @Test("in a real terminal, TAB completes a facet prefix, a command and an --opt=value", arguments: ["bash", "zsh"])
+    func realShells(_ shell: String) throws {
+        let box = try CompletionTests.catalog()
+        let shown = try Self.typed(shell, box, "moviecat --db DB filter --count gen\tdrama\nmoviecat --db DB fil\t--count --genre=dr\t\n")
+        let counts = shown.split(separator: "\n").filter { $0 == "8" }
+        #expect(counts.count == 2, "\(shown)")
+        #expect(!shown.contains("error"), "\(shown)")
     }
 }

@@ -51,6 +51,12 @@ import Testing
         }
     }
 
+    @Test("a misspelt --help is suggested as any option is", arguments: ["--hepl", "--hlep"])
+    func helpMisspelt(_ flag: String) throws {
+        let run = try Sandbox().moviecat("filter", flag)
+        #expect(run.status == 64 && run.errorLines.last?.contains("Did you mean '--help'?") == true, "\(run)")
+    }
+
     @Test("help for an unknown command is a usage error suggesting the nearest")
     func helpUnknown() throws {
         let run = try Sandbox().moviecat("help", "fliter")

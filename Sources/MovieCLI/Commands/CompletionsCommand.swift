@@ -35,7 +35,11 @@ enum CompletionsCommand {
         case "genres":
             let genres = (try? catalog?.genres()) ?? (try? Catalog.standardGenres())
             for code in genres?.codes ?? [] { context.stdout.write(code + "\n") }
-        case "presets": for preset in (try? catalog?.presets()) ?? [] { context.stdout.write(preset.name + "\n") }
+        case "presets":
+            // One a line: a name a sqlite3 user stored with a line break or an escape is left out.
+            for preset in (try? catalog?.presets()) ?? [] where !preset.name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+                context.stdout.write(preset.name + "\n")
+            }
         default: throw CatalogError(.usage, "expected genres or presets")
         }
     }
