@@ -186,4 +186,17 @@ import Testing
             #expect(catalogue.name(of: "drame") == "Drama")
         }
     }
+
+    @Test("facet values list by where they start, then end: selected ranges among the buckets",
+          arguments: [
+              (Facet.rating, ["7.5..", "..2", "1", "3", "4.5", "7", "10"], ["..2", "1", "3", "4.5", "7", "7.5..", "10"]),
+              (.year, ["2000..", "1870s", "1990s", "1994", "..1920", "2000s"], ["..1920", "1870s", "1990s", "1994", "2000s", "2000.."]),
+              (.duration, ["2h", "95m", "0h", "1h", "..90m", "1h30m..2h"], ["..90m", "0h", "1h", "90m..120m", "95m", "2h"]),
+          ])
+    func listedInOrder(facet: Facet, values: [String], listed: [String]) throws {
+        // Values as the counts name them: canonical, as `facets` prints them.
+        let canonical = try values.map { try FilterParser.standalone.parseOne(facet, $0, source: "").value }
+        let ordered = FacetCounter.ordered(canonical.map { FacetValue(value: $0, count: 1, selected: false) }, facet)
+        #expect(ordered.map(\.value) == listed)
+    }
 }

@@ -62,7 +62,7 @@ public struct FacetCounter {
                 values.removeAll { $0.value == element.value }
                 values.append(FacetValue(value: element.value, count: elements[element] ?? 0, selected: true))
             }
-            return FacetCounts(facet: facet, values: values.sorted(by: FacetCounter.order(facet)))
+            return FacetCounts(facet: facet, values: FacetCounter.ordered(values, facet))
         }
     }
 
@@ -233,20 +233,20 @@ public struct FacetCounter {
             let plain = MovieQuery(filters: rest.union(element)).countSQL   // plain SQL over movies: the reference
             values.append(FacetValue(value: element.value, count: try catalog.db.intScalar(plain.sql, plain.bindings), selected: true))
         }
-        return FacetCounts(facet: facet, values: values.sorted(by: FacetCounter.order(facet)))
+        return FacetCounts(facet: facet, values: FacetCounter.ordered(values, facet))
     }
 
     /// Genres and certifications by count (then name); numeric buckets by value.
-    static func order(_ facet: Facet) -> (FacetValue, FacetValue) -> Bool {
+    static func ordered(_ values: [FacetValue], _ facet: Facet) -> [FacetValue] {
         switch facet {
         case .genre, .certification:
-            return { $0.count != $1.count ? $0.count > $1.count : $0.value < $1.value }
+            return values.sorted { $0.count != $1.count ? $0.count > $1.count : $0.value < $1.value }
         default:
-            return { a, b in
-                let x = Double(a.value.filter { $0.isNumber || $0 == "." }) ?? 0
-                let y = Double(b.value.filter { $0.isNumber || $0 == "." }) ?? 0
-                return x != y ? x < y : a.value < b.value
+            // By where each value starts, then ends (a selected `..2` first, `7.5..` after `7`).
+            let keyed = values.map { value in
+                ((try? FilterParser.standalone.parseOne(facet, value.value, source: ""))?.bounds ?? (0, 0), value)
             }
+            return keyed.sorted { a, b in a.0 != b.0 ? a.0 < b.0 : a.1.value < b.1.value }.map(\.1)
         }
     }
 }

@@ -99,6 +99,25 @@ public enum MovieFilter: Hashable, Sendable, CustomStringConvertible, Comparable
         }
     }
 
+    /// The numbers a numeric element spans, inclusive at both ends as far as order goes (minutes
+    /// for durations; an open end is infinite), for listing values in order; nil for text facets.
+    public var bounds: (lower: Double, upper: Double)? {
+        func span(_ lo: Int?, _ hi: Int?) -> (Double, Double) { (lo.map { Double($0) } ?? -.infinity, hi.map { Double($0) } ?? .infinity) }
+        switch self {
+        case .rating(.bucket(let n)): return (Double(n), Double(n) + 1)
+        case .rating(.exact(let v)): return (v, v)
+        case .rating(.range(let lo, let hi)): return (lo ?? -.infinity, hi ?? .infinity)
+        case .duration(.hours(let h)): return (Double(h) * 60, Double(h) * 60 + 60)   // in Double: a bucket of odd stored values may be huge
+        case .duration(.minutes(let m)): return (Double(m), Double(m))
+        case .duration(.range(let lo, let hi)): return span(lo, hi)
+        case .year(.exact(let y)): return (Double(y), Double(y))
+        case .year(.decade(let d)): return (Double(d), Double(d) + 10)
+        case .year(.range(let lo, let hi)), .votes(.range(let lo, let hi)): return span(lo, hi)
+        case .votes(.exact(let n)): return (Double(n), Double(n))
+        case .genre, .excludeGenre, .certification, .title, .imdb: return nil
+        }
+    }
+
     /// The canonical token, `facet:value`.
     public var description: String { "\(facet.rawValue):\(value)" }
 
