@@ -37,8 +37,9 @@ need_moviecat "${1:-}"
 BASICS=$DATA/title.basics-$ROWS.tsv
 BASICS_GZ=$BASICS.gz
 RATINGS=$DATA/title.ratings-$ROWS.tsv
+RATINGS_GZ=$RATINGS.gz
 # The generator renames each file into place only when complete, so present means whole.
-if [[ ! -s $BASICS || ! -s $BASICS_GZ || ! -s $RATINGS ]]; then
+if [[ ! -s $BASICS || ! -s $BASICS_GZ || ! -s $RATINGS || ! -s $RATINGS_GZ ]]; then
     python3 "$BENCH/gen_imdb.py" --rows "$ROWS" --gzip --out-dir "$DATA"
 fi
 
@@ -89,9 +90,10 @@ tool_moviecat_basics() { "$MOVIECAT" --db "$1" import "$BASICS" --quiet; }
 tool_moviecat_basics_gz() { "$MOVIECAT" --db "$1" import "$BASICS_GZ" --quiet; }
 tool_floor_ratings() { sqlite_import "$1" "$RATINGS" ratings; }
 tool_moviecat_ratings() { "$MOVIECAT" --db "$1" import "$RATINGS" --quiet; }
+tool_moviecat_ratings_gz() { "$MOVIECAT" --db "$1" import "$RATINGS_GZ" --quiet; }
 export -f sqlite_import tool_floor_basics tool_moviecat_basics tool_moviecat_basics_gz \
-    tool_floor_ratings tool_moviecat_ratings
-export BASICS BASICS_GZ RATINGS MOVIECAT
+    tool_floor_ratings tool_moviecat_ratings tool_moviecat_ratings_gz
+export BASICS BASICS_GZ RATINGS RATINGS_GZ MOVIECAT
 
 rm_db() { rm -f "$1" "$1-wal" "$1-shm" "$1-journal"; }
 
@@ -155,8 +157,14 @@ for (( round = 1; round <= ROUNDS; round++ )); do
     # Ratings update this round's basics catalog: a fresh one each round, and the
     # basics import it took is a separate process, outside this timing.
     if [[ -n $catalog && -z ${FAILED[moviecat_ratings]:-} ]]; then
+        # The gzipped ratings update a copy of the same catalog (the basics import left no WAL).
+        rm_db "$WORK/ratings_gz.sqlite"
+        cp "$catalog" "$WORK/ratings_gz.sqlite"
         run moviecat_ratings "$catalog" "$round" \
             'SELECT count(*), count(votes) FROM movies' "$KEPT|$KEPT_RATED" || true
+        run moviecat_ratings_gz "$WORK/ratings_gz.sqlite" "$round" \
+            'SELECT count(*), count(votes) FROM movies' "$KEPT|$KEPT_RATED" || true
+        rm_db "$WORK/ratings_gz.sqlite"
     elif [[ -z $catalog ]]; then
         FAILED[moviecat_ratings]=${FAILED[moviecat_ratings]:-"no catalog: moviecat_basics failed"}
     fi
@@ -177,6 +185,7 @@ rows = {
     "floor_ratings": ("sqlite3 .import title.ratings (one text table)", ratings_rows, "floor_ratings"),
     "moviecat_ratings": ("moviecat import title.ratings (updates the basics catalog)",
                          ratings_rows, "floor_ratings"),
+    "moviecat_ratings_gz": ("moviecat import title.ratings .tsv.gz (the same)", ratings_rows, "floor_ratings"),
 }
 runs = {}
 for line in open(path):
