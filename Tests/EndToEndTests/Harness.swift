@@ -119,6 +119,12 @@ final class Sandbox {
         guard run.status == 0 else { throw SQLiteShellError(message: run.stderr) }
         return run.lines
     }
+
+    /// Every movie's values and genre ids, by id, read with the sqlite3 shell: two catalogs that
+    /// give the same lines hold the same movies.
+    func movies(db path: String? = nil) throws -> [String] {
+        try sql("SELECT id, title, year, rating, votes, duration_minutes, certification, imdb_id, (SELECT group_concat(genre_id) FROM (SELECT genre_id FROM movie_genres WHERE movie_id = m.id ORDER BY genre_id)) FROM movies m ORDER BY id", db: path)
+    }
 }
 
 struct SQLiteShellError: Error { let message: String }
