@@ -164,7 +164,7 @@ final class MovieTable {
             let genres = shrinking.dropFirst().first.flatMap { hidden.contains($0) ? nil : $0 }
             let shown = widths.indices.filter { !hidden.contains($0) }
             let fixed = shown.filter { !shrinking.contains($0) }.reduce(0) { $0 + natural[$1] }
-            let room = max(12, width - fixed - 2 * (shown.count - 1))
+            let room = max(6, width - fixed - 2 * (shown.count - 1))
             guard let genres else { widths[title] = max(6, min(natural[title], room)); return }
             let genresWidth = min(natural[genres], max(6, room - natural[title], room / 3))
             widths[title] = max(6, min(natural[title], room - genresWidth))
