@@ -52,4 +52,33 @@ import Testing
         #expect(!run.errorLines.contains { $0.hasPrefix("timing: append rows") }, "\(run)")
         #expect(try box.sql("SELECT count(*) FROM movies") == ["30010"])
     }
+
+    // A review found the read-ahead read on while a producer trickled: the error waited for it.
+    @Test("an error in a trickling pipe's first rows is met at once, into a stored catalog too")
+    func trickleWithError() throws {
+        let box = try Sandbox()
+        try box.seed()
+        let process = Process()
+        process.executableURL = moviecatBinary
+        process.arguments = ["--db", box.db, "import", "--format", "csv", "-"]
+        let input = Pipe(), errors = Pipe()
+        process.standardInput = input
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        try input.fileHandleForWriting.write(contentsOf: Data("title,year\n\"Bad \"quote\",2001\n".utf8))
+        let started = Date()
+        // A row every 100 ms for up to 10 s, as a slow producer would.
+        while process.isRunning && Date().timeIntervalSince(started) < 10 {
+            try? input.fileHandleForWriting.write(contentsOf: Data("Row,2002\n".utf8))
+            usleep(100_000)
+        }
+        let seconds = Date().timeIntervalSince(started)
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        #expect(seconds < 4, "took \(seconds) s")
+        #expect(process.terminationStatus == 65)
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(message.contains("-:2:"), "\(message)")
+    }
 }

@@ -9,13 +9,15 @@ struct ByteReaderTests {
         ([0x1F, 0x8B], (0..<4).map { UInt8(truncatingIfNeeded: modulo >> (8 * $0)) })
     }
 
-    @Test("a gzip trailer's size, wrapped past 4 GiB only where the file could not hold less",
+    @Test("a gzip trailer's size, or a guess where it says less than the file could hold",
           arguments: [
               (modulo: UInt32(1_000), file: 500, text: 1_000),              // text larger than the file, as usual
               (modulo: 20, file: 40, text: 20),                             // a tiny file: its header outweighs the text
               (modulo: 0, file: 20, text: 0),                               // empty text
               (modulo: 10, file: 5_000_000_000, text: 10 + 2 << 32),        // over 8 GiB of text
               (modulo: 3_000_000_000, file: 1_000_000_000, text: 3_000_000_000),
+              (modulo: 44, file: 60_456, text: 181_368),                    // members joined, a short last one: 3 times the file
+              (modulo: 0, file: 1_000_000, text: 3_000_000),                // zeros after the stream
           ])
     func trailer(modulo: UInt32, file: Int, text: Int) {
         let (head, tail) = Self.ends(modulo: modulo)
@@ -77,6 +79,29 @@ struct ByteReaderPipeTests {
         var all: [UInt8] = []
         while let byte = try reader.next() { all.append(byte) }
         return all
+    }
+
+    @Test("a pipe that trickles is read ahead for a second at most, and no byte is lost")
+    func trickle() throws {
+        var fds: [Int32] = [0, 0]
+        try #require(pipe(&fds) == 0)
+        let (readEnd, writeEnd) = (fds[0], fds[1])
+        let line = Array("A Movie,2001\n".utf8)
+        let writer = Thread {
+            for _ in 0..<30 {
+                _ = line.withUnsafeBytes { write(writeEnd, $0.baseAddress!, $0.count) }
+                usleep(100_000)
+            }
+            close(writeEnd)
+        }
+        writer.start()
+        let reader = try ByteReader(path: "/dev/fd/\(readEnd)")
+        close(readEnd)
+        let started = Date()
+        #expect(try !reader.readAhead(Importer.lookahead))
+        #expect(Date().timeIntervalSince(started) < 2)
+        #expect(reader.textBytes == nil)
+        #expect(try ByteReaderPipeTests.readAll(reader) == Array(repeating: line, count: 30).flatMap { $0 })
     }
 
     @Test("a pipe that ends within the bytes read ahead is sized; a longer one is not; no byte is lost either way",

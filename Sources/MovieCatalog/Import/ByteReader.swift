@@ -11,7 +11,7 @@ import Darwin
 /// Input that starts with the gzip magic bytes (a `.gz` file, or gzip piped in) is inflated
 /// as it is read: parsers see the plain text, and memory stays flat.
 public final class ByteReader {
-    private let fd: Int32
+    let fd: Int32
     private let ownsDescriptor: Bool
     /// The name used in messages (`movies.csv`, or `-` for stdin).
     public let name: String
@@ -31,7 +31,11 @@ public final class ByteReader {
     /// size its trailer gives, or for a pipe that `readAhead` saw end, what it held. The importer
     /// sizes its work by it before parsing a row (a compressed size would count a third to a
     /// tenth of the rows).
-    public private(set) var textBytes: Int?
+    public internal(set) var textBytes: Int?
+    /// A pipe's first bytes as read (`readAhead`), before any are inflated or decoded: handed
+    /// out first.
+    var ahead: [UInt8] = []
+    var aheadOffset = 0
     /// The most bytes one record (a CSV or TSV line, a JSON object) may take: a line that never
     /// ends (a binary file, an unclosed quote) stops here with an error, not when memory runs out.
     /// A movie's record is a few hundred bytes; a long review a few thousand.
@@ -163,25 +167,6 @@ public final class ByteReader {
         atEOF = true
         totalBytes = bytes.count
         textBytes = bytes.count
-    }
-
-    /// The text size a gzip file's trailer gives (its last four bytes, little-endian: the size
-    /// modulo 2^32, of the last member where several are joined), taken as the smallest such size
-    /// that deflate could have written the file from (its header, a name up to 64 KiB, and stored
-    /// blocks make the file at most that much larger); nil when the file does not start as gzip.
-    static func gzipTextBytes(_ fd: Int32, fileBytes: Int) -> Int? {
-        var head = [UInt8](repeating: 0, count: 2), tail = [UInt8](repeating: 0, count: 4)
-        guard fileBytes >= 18, pread(fd, &head, 2, 0) == 2, pread(fd, &tail, 4, off_t(fileBytes - 4)) == 4 else { return nil }
-        return gzipTextBytes(head: head, tail: tail, fileBytes: fileBytes)
-    }
-
-    /// `gzipTextBytes` of a file's first two and last four bytes.
-    static func gzipTextBytes(head: some Collection<UInt8>, tail: some Collection<UInt8>, fileBytes: Int) -> Int? {
-        guard fileBytes >= 18, head.elementsEqual([0x1F, 0x8B]), tail.count == 4 else { return nil }
-        let modulo = tail.reversed().reduce(0) { $0 << 8 | Int($1) }
-        let least = fileBytes - fileBytes / 1024 - (1 << 16)
-        let wraps = max(0, (least - modulo + (1 << 32) - 1) >> 32)
-        return modulo + wraps << 32
     }
 
     deinit {
@@ -338,6 +323,13 @@ public final class ByteReader {
 
     /// Reads bytes as stored; 0 at the end of the input.
     private func readRaw(into destination: UnsafeMutablePointer<UInt8>, count: Int) throws -> Int {
+        if aheadOffset < ahead.count {
+            let n = min(count, ahead.count - aheadOffset)
+            ahead.withUnsafeBufferPointer { destination.update(from: $0.baseAddress! + aheadOffset, count: n) }
+            aheadOffset += n
+            if aheadOffset == ahead.count { ahead = [] ; aheadOffset = 0 }
+            return n
+        }
         if let memory {
             let n = min(count, memory.count - memoryOffset)
             memory.withUnsafeBufferPointer { destination.update(from: $0.baseAddress! + memoryOffset, count: n) }
@@ -357,23 +349,6 @@ public final class ByteReader {
             if errno == EINTR { continue }
             throw CatalogError(.ioError, "cannot read \(name): \(String(cString: strerror(errno)))")
         }
-    }
-
-    /// Reads up to `limit` bytes ahead without handing any out (a pipe's size is unknown until
-    /// it ends), waiting at most `patience` milliseconds for each delivery (a stalled upstream
-    /// is not waited for): true when the input ended within them, its size then in `textBytes`.
-    func readAhead(_ limit: Int, patience: Int32 = 250) throws -> Bool {
-        while end - position < limit {
-            if fd >= 0 {
-                var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-                let polled = poll(&ready, 1, patience)
-                if polled < 0 && errno == EINTR { continue }
-                if polled == 0 { break }
-            }
-            guard try refill() else { break }
-        }
-        if atEOF { textBytes = bytesConsumed + end - position }
-        return atEOF
     }
 
     /// The next byte without consuming it, or nil at end of input.
