@@ -327,7 +327,7 @@ public final class ByteReader {
             let n = min(count, ahead.count - aheadOffset)
             ahead.withUnsafeBufferPointer { destination.update(from: $0.baseAddress! + aheadOffset, count: n) }
             aheadOffset += n
-            if aheadOffset == ahead.count { ahead = [] ; aheadOffset = 0 }
+            if aheadOffset == ahead.count { (ahead, aheadOffset) = ([], 0) }
             return n
         }
         if let memory {

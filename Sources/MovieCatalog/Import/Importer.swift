@@ -202,8 +202,9 @@ public final class Importer {
     /// The rows a list of `bytes` holds, roughly: a movie line is some 60 bytes.
     static func estimatedRows(_ bytes: Int) -> Int { bytes / 60 }
 
-    /// The bytes of a pipe (or stdin) read before the import decides how to write it: some
-    /// 35,000 rows, past which bulk loading pays on all but the largest catalogs.
+    /// The most bytes of a pipe (or stdin) read ahead, for a second at most, before the import
+    /// decides how to write it: some 35,000 rows, past which bulk loading pays on all but the
+    /// largest catalogs.
     static let lookahead = 2 << 20
 
     /// Whether to bulk-load: always into an empty catalog; into a stored one unless the input is
