@@ -32,14 +32,16 @@ public enum CompletionScript {
     /// (bash closes it); zsh quotes the replies itself, from their %q form.
     static let bashHelpers = #"""
     _moviecat_values() {
-        local value prefix="$2" quote=""
+        local value prefix="$2" quote="" list=""
         case "$prefix" in \"*|\'*) quote="${prefix:0:1}"; prefix="${prefix:1}" ;; esac
+        # A comma list of genres (--genre drama,co): its last item is completed.
+        if [[ "$1" == genres && "$prefix" == *,* ]]; then list="${prefix%,*},"; prefix="${prefix##*,}"; fi
         [[ -n "${ZSH_VERSION-}" ]] && quote=""
         COMPREPLY=()
         while IFS= read -r value; do
             [[ "$value" == "$prefix"* ]] || continue
             case "$quote" in
-                "") COMPREPLY+=("$(printf '%q' "$value")") ;;
+                "") COMPREPLY+=("$list$(printf '%q' "$value")") ;;
                 "'") COMPREPLY+=("${value//\'/\'\\\'\'}") ;;
                 *) value="${value//\\/\\\\}"; value="${value//\"/\\\"}"; value="${value//\$/\\\$}"; COMPREPLY+=("${value//\`/\\\`}") ;;
             esac

@@ -84,6 +84,7 @@ import Testing
         Case(words: ["moviecat", "filter", "--sort", "v"], offers: ["votes"]),
         Case(words: ["moviecat", "filter", "--vo"], offers: ["--votes"]),
         Case(words: ["moviecat", "--db", "DB", "filter", "im"], offers: ["imdb:"]),
+        Case(words: ["moviecat", "--db", "DB", "filter", "--genre", "drama,co"], offers: ["drama,comedy"], never: ["comedy"]),
     ]
 
     @Test("bash completes commands, flags, facet tokens, genre codes and preset names", arguments: cases)
