@@ -47,6 +47,17 @@ public enum CompletionScript {
             esac
         done < <(moviecat "${db[@]}" _complete "$1" 2>/dev/null)
     }
+    # The plain words after the command at $1 (its arguments so far): an option's value is not one.
+    _moviecat_argc() {
+        local j n=0
+        for ((j = $1 + 1; j < COMP_CWORD; j++)); do
+            case " $valued " in
+                *" ${COMP_WORDS[j]} "*) ((j++)); [[ "${COMP_WORDS[j]}" == "=" ]] && ((j++)); continue ;;
+            esac
+            [[ "${COMP_WORDS[j]}" == -* ]] || ((n++))
+        done
+        echo "$n"
+    }
     # zsh keeps "--opt=value" one word: the replies keep the "--opt=" before the value.
     _moviecat_keep() {
         [[ -n "$1" ]] && COMPREPLY=("${COMPREPLY[@]/#/$1}")
@@ -58,7 +69,8 @@ public enum CompletionScript {
         var flagCases = "", valueCases = "", positionalCases = ""
         for command in flatten(commands) {
             let flags = (command.options.map(\.name) + ["--help"]).joined(separator: " ")
-            flagCases += "        \"\(command.name)\") flags=\"\(flags)\" ;;\n"
+            let valued = command.options.filter { $0.valueName != nil }.map(\.name).joined(separator: " ")
+            flagCases += "        \"\(command.name)\") flags=\"\(flags)\" valued=\"\(valued)\" ;;\n"
             for option in command.options {
                 if let reply = bashReply(option.completion) {
                     valueCases += "        \"\(command.name):\(option.name)\") \(reply); _moviecat_keep \"$eq\"; return ;;\n"
@@ -67,9 +79,14 @@ public enum CompletionScript {
                     valueCases += "        \"\(command.name):\(option.name)\") COMPREPLY=(); return ;;\n"
                 }
             }
-            let positional = command.subcommands.isEmpty
-                ? command.arguments.first.flatMap { bashReply($0.completion) }
-                : bashReply(.choices(command.subcommands.map(\.word)))
+            // A first argument of its own (save-preset's NAME) before filter tokens: tokens
+            // once it is given.
+            let tokensAfterFirst = command.arguments.first?.completion == Completion.none
+                && command.arguments.dropFirst().contains { $0.completion == .filterTokens }
+            let positional = !command.subcommands.isEmpty
+                ? bashReply(.choices(command.subcommands.map(\.word)))
+                : tokensAfterFirst ? "(( $(_moviecat_argc \"$i\") >= 1 )) && _moviecat_tokens"
+                : command.arguments.first.flatMap { bashReply($0.completion) }
             if let positional { positionalCases += "        \"\(command.name)\") \(positional) ;;\n" }
         }
         let withSubcommands = commands.filter { !$0.subcommands.isEmpty }.map(\.name).joined(separator: "|")

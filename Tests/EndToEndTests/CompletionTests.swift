@@ -85,6 +85,9 @@ import Testing
         Case(words: ["moviecat", "filter", "--vo"], offers: ["--votes"]),
         Case(words: ["moviecat", "--db", "DB", "filter", "im"], offers: ["imdb:"]),
         Case(words: ["moviecat", "--db", "DB", "filter", "--genre", "drama,co"], offers: ["drama,comedy"], never: ["comedy"]),
+        Case(words: ["moviecat", "--db", "DB", "save-preset", "mine", "ge"], offers: ["genre:"]),
+        Case(words: ["moviecat", "--db", "DB", "save-preset", "--genre", "drama", "ge"], offers: [], never: ["genre:"]),
+        Case(words: ["moviecat", "--db", "DB", "save-preset", "--genre", "drama", "mine", "--rating", "7", "ra"], offers: ["rating:"]),
     ]
 
     @Test("bash completes commands, flags, facet tokens, genre codes and preset names", arguments: cases)
