@@ -81,4 +81,30 @@ import Testing
         let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(message.contains("-:2:"), "\(message)")
     }
+
+    // A review found a short pipe that paused bulk-loaded into a large catalog (6 times the time).
+    @Test("a pipe that brings little in its first second goes row by row into a stored catalog")
+    func slowPipe() throws {
+        let box = try Sandbox()
+        try box.write("stored.csv", Self.list(0..<30_000))
+        #expect(try box.moviecat("import", "stored.csv").status == 0)
+        let process = Process()
+        process.executableURL = moviecatBinary
+        process.arguments = ["--db", box.db, "import", "--format", "csv", "-"]
+        process.environment = ["MOVIECAT_TIMINGS": "1"]
+        let input = Pipe(), errors = Pipe()
+        process.standardInput = input
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        try input.fileHandleForWriting.write(contentsOf: Data(Self.list(30_000..<30_005).utf8))
+        usleep(1_500_000)
+        try input.fileHandleForWriting.write(contentsOf: Data(Self.list(30_005..<30_010).utf8.dropFirst(34)))
+        try input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        let report = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus == 0 && report.contains("10 inserted"), "\(report)")
+        #expect(!report.contains("timing: append rows"), "\(report)")
+        #expect(try box.sql("SELECT count(*) FROM movies") == ["30010"])
+    }
 }

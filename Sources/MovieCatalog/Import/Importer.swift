@@ -82,11 +82,16 @@ public final class Importer {
             // keys (off for a bulk load) are set outside it; the count only steers speed.
             let stored = try db.intScalar("SELECT count(*) FROM movies")
             // Into a stored catalog a pipe's first bytes are read ahead: one that ends within them
-            // is sized as a file, a longer or stalled one as at least that (nil: bulk-loaded, see
-            // `bulkLoads`). Into an empty one every input is bulk-loaded: nothing is waited for.
+            // is sized as a file, a longer one as at least that (nil: bulk-loaded, see `bulkLoads`),
+            // and one that brought little in its second (typed, pasted, a slow upstream) by what
+            // it brought: row by row keeps up with it. Into an empty catalog every input is
+            // bulk-loaded: nothing is waited for.
             let readsAhead = stored > 0 && options.bulkLoad == .auto
-            let sizes = try inputs.map { input in
-                try input.0.textBytes ?? (readsAhead && input.0.readAhead(Self.lookahead) ? input.0.textBytes : nil)
+            let sizes = try inputs.map { input -> Int? in
+                if let size = input.0.textBytes { return size }
+                guard readsAhead else { return nil }
+                if try input.0.readAhead(Self.lookahead) { return input.0.textBytes }
+                return input.0.ahead.count < Self.slowPipe ? input.0.ahead.count : nil
             }
             let inputBytes = sizes.first.map { $0 ?? Self.lookahead } ?? 0
             var storedBefore = stored
@@ -206,6 +211,9 @@ public final class Importer {
     /// decides how to write it: some 35,000 rows, past which bulk loading pays on all but the
     /// largest catalogs.
     static let lookahead = 2 << 20
+    /// Fewer bytes than this in a pipe's first second: some 1,000 rows a second, no faster than
+    /// rows stored one by one.
+    static let slowPipe = 64 << 10
 
     /// Whether to bulk-load: always into an empty catalog; into a stored one unless the input is
     /// small beside it (a bulk load first reads every stored movie's key, some 0.6 us a movie,
