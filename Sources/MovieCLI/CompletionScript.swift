@@ -201,7 +201,8 @@ public enum CompletionScript {
         case .presets: return "-x -a '(__moviecat_values presets)'"
         case .choices(let words): return "-x -a \(quoteFish(words.joined(separator: " ")))"
         case .filterTokens:
-            return "-a \(quoteFish(facetPrefixes.joined(separator: " ") + " (__moviecat_values genres | sed s/^/genre:/)" + " (__moviecat_values genres | sed s/^/exclude-genre:/)"))"
+            // The catalog is asked once: each code as genre: and as exclude-genre:.
+            return "-a \(quoteFish(facetPrefixes.joined(separator: " ") + " (__moviecat_values genres | sed -n -e s/^/genre:/p -e s/^genre:/exclude-genre:/p)"))"
         }
     }
 
