@@ -149,22 +149,28 @@ prepare_source() {
     "$MOVIECAT" --db "$src" import "$CSV" --quiet
     sqlite3 "$src" 'PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode = DELETE' > /dev/null
 }
+# copy_script CREATE COPY INDEXES: the sqlite3 script that makes the tables of the source
+# catalog's schema that CREATE selects, copies in those COPY selects, then builds the indexes
+# INDEXES selects, in one WAL transaction with moviecat's pragmas.
+copy_script() {
+    local src=$WORK/schema-source.sqlite
+    echo ".output /dev/null"
+    echo "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA threads = 4;"
+    echo "PRAGMA foreign_keys = OFF; PRAGMA ignore_check_constraints = ON;"
+    echo ".output stdout"
+    echo "ATTACH '$src' AS src; BEGIN;"
+    sqlite3 "$src" "SELECT sql || ';' FROM sqlite_schema WHERE $1"
+    # DELETE first: FTS5 puts its settings' rows into the tables it makes.
+    sqlite3 "$src" "SELECT 'DELETE FROM main.' || name || '; INSERT INTO main.' || name || ' SELECT * FROM src.' || name || ';'
+                      FROM sqlite_schema WHERE $2"
+    sqlite3 "$src" "SELECT sql || ';' FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL AND ($3)"
+    echo "COMMIT;"
+}
 prepare_schema() {
-    local src=$WORK/schema-source.sqlite sql=$WORK/schema.sql
     prepare_source
     local tables="type = 'table' AND name NOT LIKE 'sqlite%' AND name NOT LIKE 'movie_titles%'"
-    {
-        echo ".output /dev/null"
-        echo "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA threads = 4;"
-        echo "PRAGMA foreign_keys = OFF; PRAGMA ignore_check_constraints = ON;"
-        echo ".output stdout"
-        echo "ATTACH '$src' AS src; BEGIN;"
-        sqlite3 "$src" "SELECT sql || ';' FROM sqlite_schema WHERE $tables OR name = 'movie_titles'"
-        sqlite3 "$src" "SELECT 'DELETE FROM main.' || name || '; INSERT INTO main.' || name || ' SELECT * FROM src.' || name || ';'
-                          FROM sqlite_schema WHERE $tables OR name IN ('movie_titles_data', 'movie_titles_idx', 'movie_titles_config')"
-        sqlite3 "$src" "SELECT sql || ';' FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL"
-        echo "COMMIT;"
-    } > "$sql"
+    copy_script "$tables OR name = 'movie_titles'" \
+        "$tables OR name IN ('movie_titles_data', 'movie_titles_idx', 'movie_titles_config')" 1 > "$WORK/schema.sql"
 }
 tool_schema() {
     sqlite3 -bail "$1" < "$WORK/schema.sql"
@@ -173,21 +179,9 @@ tool_schema() {
 # indexes alone, none of moviecat's own structures (facet rows, title index, stored counts):
 # what any importer of the contract's tables pays before parsing a byte.
 prepare_spec() {
-    local src=$WORK/schema-source.sqlite sql=$WORK/spec.sql
     prepare_source
     local tables="type = 'table' AND name IN ('movies', 'genres', 'movie_genres')"
-    {
-        echo ".output /dev/null"
-        echo "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA threads = 4;"
-        echo "PRAGMA foreign_keys = OFF; PRAGMA ignore_check_constraints = ON;"
-        echo ".output stdout"
-        echo "ATTACH '$src' AS src; BEGIN;"
-        sqlite3 "$src" "SELECT sql || ';' FROM sqlite_schema WHERE $tables"
-        sqlite3 "$src" "SELECT 'INSERT INTO main.' || name || ' SELECT * FROM src.' || name || ';' FROM sqlite_schema WHERE $tables"
-        sqlite3 "$src" "SELECT sql || ';' FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL
-                          AND name IN ('movies_natural_key', 'movies_imdb_id', 'movie_genres_genre')"
-        echo "COMMIT;"
-    } > "$sql"
+    copy_script "$tables" "$tables" "name IN ('movies_natural_key', 'movies_imdb_id', 'movie_genres_genre')" > "$WORK/spec.sql"
 }
 tool_spec() {
     sqlite3 -bail "$1" < "$WORK/spec.sql"
