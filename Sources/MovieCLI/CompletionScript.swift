@@ -29,7 +29,8 @@ public enum CompletionScript {
     /// Bash helpers: catalog values (genre codes, preset names) are data, matched by prefix and
     /// quoted, never passed through compgen -W, which would expand $(...) inside them. A word
     /// begun with a quote (`"great d`) is matched without it and answered as the quote needs
-    /// (bash closes it); zsh quotes the replies itself, from their %q form.
+    /// (bash closes it); in zsh, `_moviecat_zsh` unquotes the %q form and zsh quotes it again
+    /// as the word needs, closing an open quote.
     static let bashHelpers = #"""
     _moviecat_values() {
         local value prefix="$2" quote="" list=""
@@ -167,9 +168,10 @@ public enum CompletionScript {
         """
     }
 
-    /// A zsh script: zsh runs the bash completion through bashcompinit, which knows no
-    /// `compopt`: registered with `-o nospace`, every reply but a facet prefix (`genre:`) or an
-    /// `--opt=` gets its space back as a trailing one (bashcompinit adds that as the suffix).
+    /// A zsh script: the bash completion's replies, asked through bashcompinit's `compgen`, are
+    /// added by zsh's own `compadd`: a facet prefix (`genre:`) or an `--opt=` with no suffix, any
+    /// other reply with the usual space, which inside an open quote zsh puts after closing it
+    /// (bashcompinit adds every reply alike: a space after `genre:`, or none anywhere).
     public static func zsh(_ commands: [CommandSpec], global: CommandSpec) -> String {
         """
         #compdef moviecat
@@ -177,19 +179,24 @@ public enum CompletionScript {
         autoload -U +X compinit && compinit
         autoload -U +X bashcompinit && bashcompinit
 
-        """ + bash(commands, global: global) + """
+        """ + bash(commands, global: global) + #"""
         _moviecat_zsh() {
-            _moviecat
-            # Inside an open quote the space would land within it: the quote is left to close.
-            case "${COMP_WORDS[COMP_CWORD]}" in \\"*|\\'*) return ;; esac
-            local i
-            for ((i = 0; i < ${#COMPREPLY[@]}; i++)); do
-                case "${COMPREPLY[i]}" in *:|*=) ;; *) COMPREPLY[i]="${COMPREPLY[i]} " ;; esac
-            done
+            # The words as bashcompinit hands them to a bash function (its _bash_complete).
+            local -a matches COMP_WORDS COMPREPLY
+            local -x COMP_POINT COMP_CWORD COMP_LINE="$words"
+            (( COMP_POINT = 1 + ${#${(j. .)words[1,CURRENT-1]}} + $#QIPREFIX + $#IPREFIX + $#PREFIX ))
+            (( COMP_CWORD = CURRENT - 1 ))
+            COMP_WORDS=( "${words[@]}" )
+            matches=( ${(f)"$(compgen -F _moviecat -- ${words[CURRENT]})"} )
+            matches=( "${(@Q)matches}" )
+            local ret=1
+            compadd -S '' - ${(M)matches:#*[:=]} && ret=0
+            compadd - ${matches:#*[:=]} && ret=0
+            return ret
         }
-        complete -o nospace -F _moviecat_zsh moviecat
+        compdef _moviecat_zsh moviecat
 
-        """
+        """#
     }
 
     /// The fish arguments that offer values of a completion kind.

@@ -255,10 +255,27 @@ import Testing
         let script = try box.write("moviecat.\(shell)", box.moviecat("completions", shell).stdout)
         let start = shell == "zsh" ? "zsh -f -i" : "bash --norc --noprofile -i"
         let input = "source \(script)\n" + keys.replacingOccurrences(of: "DB", with: box.db) + "exit\n"
-        let run = try runProcess(URL(fileURLWithPath: "/usr/bin/script"), ["-q", "-c", start, "/dev/null"], stdin: Data(input.utf8),
+        // A shell left waiting (say, inside an unclosed quote) would never read `exit`: a minute at most.
+        let run = try runProcess(URL(fileURLWithPath: "/usr/bin/timeout"), ["60", "/usr/bin/script", "-q", "-c", start, "/dev/null"],
+                                 stdin: Data(input.utf8),
                                  environment: CompletionTests.environment.merging(["TERM": "dumb"]) { $1 }, directory: box.dir)
         try #require(run.status == 0, "\(run)")
         return run.stdout.replacingOccurrences(of: "\r", with: "")
+    }
+
+    // zsh completed inside an open quote but left it open: Enter then asked for the rest of the line.
+    @Test("in a real terminal, TAB closes the quote a preset name was begun with", arguments: ["bash", "zsh"])
+    func quotesClosed(_ shell: String) throws {
+        let box = try CompletionTests.catalog()
+        for args in [["save-preset", "great dramas", "--genre", "drama"], ["save-preset", "it's comedy", "--genre", "comedy"]] {
+            let run = try box.moviecat(args)
+            try #require(run.status == 0, "\(run)")
+        }
+        let comedies = try box.moviecat("filter", "--count", "--genre", "comedy").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let shown = try Self.typed(shell, box, "moviecat --db DB filter --count --preset \"great d\t\nmoviecat --db DB filter --count --preset 'it\t\n")
+        let lines = shown.split(separator: "\n").map(String.init)
+        #expect(lines.contains("8") && lines.contains(comedies), "\(shown)")
+        #expect(!shown.contains("quote>") && !shown.contains("error"), "\(shown)")
     }
 
     // zsh added a space after `genre:` (bashcompinit knows no compopt) and missed `--opt=value`.
