@@ -13,7 +13,7 @@ public enum CompletionScript {
     static func bashReply(_ completion: Completion) -> String? {
         switch completion {
         case .none: return nil
-        case .file: return "COMPREPLY=($(compgen -f -- \"$cur\"))"
+        case .file: return "_moviecat_files"
         case .genres: return "_moviecat_values genres \"$cur\""
         case .presets: return "_moviecat_values presets \"$cur\""
         case .choices(let words): return "COMPREPLY=($(compgen -W \"\(words.joined(separator: " "))\" -- \"$cur\"))"
@@ -32,6 +32,16 @@ public enum CompletionScript {
     /// (bash closes it); in zsh, `_moviecat_zsh` unquotes the %q form and zsh quotes it again
     /// as the word needs, closing an open quote.
     static let bashHelpers = #"""
+    # File names, one a line however they are spelled (a space splits none); bash quotes them and
+    # ends a directory with / (-o filenames). zsh's wrapper, told by _moviecat_filenames, leaves
+    # them to zsh's own _files (bashcompinit's compgen -f splits a name at an escaped space).
+    _moviecat_files() {
+        _moviecat_filenames=1
+        [[ -n "${ZSH_VERSION-}" ]] && return
+        local IFS=$'\n'
+        COMPREPLY=($(compgen -f -- "$cur"))
+        compopt -o filenames 2>/dev/null
+    }
     _moviecat_values() {
         local value prefix="$2" quote="" list=""
         case "$prefix" in \"*|\'*) quote="${prefix:0:1}"; prefix="${prefix:1}" ;; esac
@@ -130,7 +140,7 @@ public enum CompletionScript {
                 esac
             done
             if [[ -z "$cmd" ]]; then
-                case "$prev" in --db) COMPREPLY=($(compgen -f -- "$cur")); return ;; esac
+                case "$prev" in --db) _moviecat_files; return ;; esac
                 COMPREPLY=($(compgen -W "\(names) \(globalFlags)" -- "$cur"))
                 return
             fi
@@ -182,17 +192,26 @@ public enum CompletionScript {
         """ + bash(commands, global: global) + #"""
         _moviecat_zsh() {
             # The words as bashcompinit hands them to a bash function (its _bash_complete).
-            local -a matches COMP_WORDS COMPREPLY
+            local -a COMP_WORDS COMPREPLY
             local -x COMP_POINT COMP_CWORD COMP_LINE="$words"
+            local _moviecat_filenames=""
             (( COMP_POINT = 1 + ${#${(j. .)words[1,CURRENT-1]}} + $#QIPREFIX + $#IPREFIX + $#PREFIX ))
             (( COMP_CWORD = CURRENT - 1 ))
             COMP_WORDS=( "${words[@]}" )
-            matches=( ${(f)"$(compgen -F _moviecat -- ${words[CURRENT]})"} )
-            matches=( "${(@Q)matches}" )
+            _moviecat_sh
+            [[ -n $_moviecat_filenames ]] && { _files; return; }
+            local -a matches=( "${(@Q)COMPREPLY}" )
             local ret=1
             compadd -S '' - ${(M)matches:#*[:=]} && ret=0
             compadd - ${matches:#*[:=]} && ret=0
             return ret
+        }
+        # Runs the bash function as bashcompinit's compgen -F does: in sh emulation (arrays from 0).
+        _moviecat_sh() {
+            emulate -L sh
+            setopt kshglob noshglob braceexpand nokshautoload
+            typeset -h words
+            _moviecat
         }
         compdef _moviecat_zsh moviecat
 

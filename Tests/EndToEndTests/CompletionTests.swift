@@ -278,6 +278,17 @@ import Testing
         #expect(!shown.contains("quote>") && !shown.contains("error"), "\(shown)")
     }
 
+    // A file name with a space came back split in two (bash) or cut at the space (zsh), and a
+    // directory took a space instead of its slash.
+    @Test("in a real terminal, TAB completes file names with spaces, a directory with its slash", arguments: ["bash", "zsh"])
+    func fileNames(_ shell: String) throws {
+        let box = try CompletionTests.catalog()
+        try FileManager.default.createDirectory(at: box.dir.appendingPathComponent("my lists"), withIntermediateDirectories: true)
+        _ = try box.write("my lists/IMDb ratings.csv", "title,year\nSpaced Out,2001\n")
+        _ = try Self.typed(shell, box, "moviecat --db DB import my\tIM\t\n")
+        #expect(try box.moviecat("filter", "title:spaced out", "--count").stdout == "1\n", "the file was found and imported")
+    }
+
     // zsh added a space after `genre:` (bashcompinit knows no compopt) and missed `--opt=value`.
     @Test("in a real terminal, TAB completes a facet prefix, a command and an --opt=value", arguments: ["bash", "zsh"])
     func realShells(_ shell: String) throws {
