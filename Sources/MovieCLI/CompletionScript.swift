@@ -140,7 +140,11 @@ public enum CompletionScript {
                 esac
             done
             if [[ -z "$cmd" ]]; then
-                case "$prev" in --db) _moviecat_files; return ;; esac
+                # --db PATH; --db=PATH (in bash three words: --db, =, PATH; in zsh one).
+                if [[ "$prev" == --db || "$cur" == --db=* || ( "$prev" == "=" && "${COMP_WORDS[COMP_CWORD-2]}" == --db ) ]]; then
+                    _moviecat_files
+                    return
+                fi
                 COMPREPLY=($(compgen -W "\(names) \(globalFlags)" -- "$cur"))
                 return
             fi
@@ -199,7 +203,11 @@ public enum CompletionScript {
             (( COMP_CWORD = CURRENT - 1 ))
             COMP_WORDS=( "${words[@]}" )
             _moviecat_sh
-            [[ -n $_moviecat_filenames ]] && { _files; return; }
+            if [[ -n $_moviecat_filenames ]]; then
+                [[ $PREFIX == --*=* ]] && compset -P '*='   # --db=PATH, --rejects=PATH
+                _files
+                return
+            fi
             local -a matches=( "${(@Q)COMPREPLY}" )
             local ret=1
             compadd -S '' - ${(M)matches:#*[:=]} && ret=0

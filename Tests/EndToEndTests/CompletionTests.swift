@@ -285,8 +285,10 @@ import Testing
         let box = try CompletionTests.catalog()
         try FileManager.default.createDirectory(at: box.dir.appendingPathComponent("my lists"), withIntermediateDirectories: true)
         _ = try box.write("my lists/IMDb ratings.csv", "title,year\nSpaced Out,2001\n")
-        _ = try Self.typed(shell, box, "moviecat --db DB import my\tIM\t\n")
+        try FileManager.default.copyItem(atPath: box.db, toPath: box.dir.appendingPathComponent("my lists/the catalog.sqlite").path)
+        let shown = try Self.typed(shell, box, "moviecat --db DB import my\tIM\t\nmoviecat --db=my\tthe\t filter --count genre:drama\n")
         #expect(try box.moviecat("filter", "title:spaced out", "--count").stdout == "1\n", "the file was found and imported")
+        #expect(shown.split(separator: "\n").contains("8"), "--db=PATH completed: \(shown)")
     }
 
     // zsh added a space after `genre:` (bashcompinit knows no compopt) and missed `--opt=value`.
