@@ -36,8 +36,7 @@ public enum CompletionScript {
     # ends a directory with / (-o filenames). zsh's wrapper, told by _moviecat_filenames, leaves
     # them to zsh's own _files (bashcompinit's compgen -f splits a name at an escaped space).
     _moviecat_files() {
-        _moviecat_filenames=1
-        [[ -n "${ZSH_VERSION-}" ]] && return
+        [[ -n "${ZSH_VERSION-}" ]] && { _moviecat_filenames=1; return; }
         local IFS=$'\n'
         COMPREPLY=($(compgen -f -- "$cur"))
         compopt -o filenames 2>/dev/null
@@ -127,7 +126,7 @@ public enum CompletionScript {
         }
         _moviecat() {
             local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}"
-            local cmd="" i db=() flags=""
+            local cmd="" i db=() flags="" valued=""
             for ((i = 1; i < COMP_CWORD; i++)); do
                 case "${COMP_WORDS[i]}" in
                     --db)

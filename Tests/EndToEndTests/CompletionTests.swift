@@ -286,9 +286,11 @@ import Testing
         try FileManager.default.createDirectory(at: box.dir.appendingPathComponent("my lists"), withIntermediateDirectories: true)
         _ = try box.write("my lists/IMDb ratings.csv", "title,year\nSpaced Out,2001\n")
         try FileManager.default.copyItem(atPath: box.db, toPath: box.dir.appendingPathComponent("my lists/the catalog.sqlite").path)
-        let shown = try Self.typed(shell, box, "moviecat --db DB import my\tIM\t\nmoviecat --db=my\tthe\t filter --count genre:drama\n")
+        let shown = try Self.typed(shell, box, "moviecat --db DB import my\tIM\t\nmoviecat --db=my\tthe\t filter --count genre:drama\n"
+                                   + "echo \"left:${valued-none}:${_moviecat_filenames-none}\"\n")
         #expect(try box.moviecat("filter", "title:spaced out", "--count").stdout == "1\n", "the file was found and imported")
         #expect(shown.split(separator: "\n").contains("8"), "--db=PATH completed: \(shown)")
+        #expect(shown.split(separator: "\n").contains("left:none:none"), "completing leaves no variable set in the shell: \(shown)")
     }
 
     // zsh added a space after `genre:` (bashcompinit knows no compopt) and missed `--opt=value`.
