@@ -181,10 +181,11 @@ public enum CompletionScript {
         """
     }
 
-    /// A zsh script: the bash completion's replies, asked through bashcompinit's `compgen`, are
-    /// added by zsh's own `compadd`: a facet prefix (`genre:`) or an `--opt=` with no suffix, any
-    /// other reply with the usual space, which inside an open quote zsh puts after closing it
-    /// (bashcompinit adds every reply alike: a space after `genre:`, or none anywhere).
+    /// A zsh script: the bash completion function runs as bashcompinit runs one (sh emulation,
+    /// bashcompinit's `compgen`), and zsh's own `compadd` adds its replies: a facet prefix
+    /// (`genre:`) or an `--opt=` with no suffix, any other reply with the usual space, which inside
+    /// an open quote zsh puts after closing it (bashcompinit's `complete` adds every reply alike:
+    /// a space after `genre:`, or none anywhere); file names go to zsh's `_files`.
     public static func zsh(_ commands: [CommandSpec], global: CommandSpec) -> String {
         """
         #compdef moviecat
