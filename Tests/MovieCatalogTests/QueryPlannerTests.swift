@@ -24,6 +24,8 @@ import TestSupport
         let (catalog, dir) = try BulkLoadTests.catalog([:])
         defer { try? FileManager.default.removeItem(at: dir) }
         for _ in 0..<150 { _ = try? catalog.add(FacetStructureTests.randomMovie(&rng)) }
+        // Some IMDb ids, so that a table's IMDb column is shown for some sets and not others.
+        try catalog.db.execute("UPDATE movies SET imdb_id = printf('tt%07d', id) WHERE id % 7 = 0")
         for round in 0..<60 {
             if round % 10 == 0 {
                 for _ in 0..<4 { try FacetStructureTests.randomWrite(catalog, dir, &rng) }
@@ -44,7 +46,13 @@ import TestSupport
                 let count = try planner.count(forcing: driver).sql
                 #expect(try catalog.db.intScalar(count.sql, count.bindings) == plainCount, "count, \(driver): \(query.filters)")
             }
-            #expect(try catalog.movies(query).map(\.id) == expected, "the chosen plan: \(query.filters)")
+            let listed = try catalog.movies(query)
+            #expect(listed.map(\.id) == expected, "the chosen plan: \(query.filters)")
+            // The table's optional columns: shown exactly when a listed movie has a value.
+            var filled: Set<MovieField> = []
+            if listed.contains(where: { $0.votes != nil }) { filled.insert(.votes) }
+            if listed.contains(where: { $0.imdbID != nil }) { filled.insert(.imdbID) }
+            #expect(try catalog.fieldsWithValues([.votes, .imdbID], in: query) == filled, "columns: \(query.filters) limit \(String(describing: query.limit)) offset \(String(describing: query.offset))")
         }
     }
 
@@ -147,6 +155,24 @@ import TestSupport
         } else {
             #expect(try catalog.count(shape.query.filters) == catalog.db.intScalar(shape.query.countSQL.sql, shape.query.countSQL.bindings))
         }
+    }
+
+    @Test("whether a listing's movies have votes or IMDb ids is asked of the plan's own rows, never a scan", arguments: [
+        FilterSet([.title("vie 123")]), FilterSet([.year(.exact(1950)), .rating(.range(9, nil))]), FilterSet([.genre("western")]),
+    ])
+    func columnsFollowThePlan(_ filters: FilterSet) throws {
+        let (catalog, dir) = try Self.syntheticCatalog(20_000)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let query = MovieQuery(filters: filters)
+        let plan = try catalog.plan(query)
+        #expect(plan.driver != .scan, "costs: \(plan.costs)")
+        let lines = try catalog.queryPlan(catalog.fieldsWithValuesSQL([.votes, .imdbID], plan: plan)).map { $0.trimmingCharacters(in: .whitespaces) }
+        // (With the set's bare condition over movies, SQLite scanned them all when no match had votes.)
+        let scans = lines.filter { ($0.hasPrefix("SCAN f") || $0.hasPrefix("SCAN m")) && !$0.contains("USING") }
+        #expect(scans.isEmpty, "plan: \(lines)")
+        // The synthetic catalog has votes on nine movies in ten and no IMDb id.
+        let listed = try catalog.movies(query)
+        #expect(try catalog.fieldsWithValues([.votes, .imdbID], in: query) == (listed.contains { $0.votes != nil } ? [.votes] : []))
     }
 
     @Test("a page at the end of Int64 neither overflows nor walks")

@@ -42,6 +42,9 @@ public struct QueryPlan: Sendable {
     /// For a walk whose page ends inside a large tie: the key and its value there (the tie is
     /// walked in title order, `SortTies.swift`).
     public internal(set) var largeTie: (field: MovieField, value: SQLValue)? = nil
+    /// For a listing of every match (no page): the driver's `FROM ... WHERE`, whose rows (`m`) are
+    /// exactly the matches, so that a question about them (has one a value?) follows the plan.
+    public internal(set) var source: SQLFragment? = nil
 }
 
 /// Chooses how to run a filter query: walk the sort key's index and stop after the page (broad
@@ -158,6 +161,7 @@ struct QueryPlanner {
         }
         var plan = QueryPlan(driver: driver, sql: sql, costs: costs, movies: sample.movies, matches: matches)
         if case .sortOrder(let key) = driver, let field = key.field, let ties { plan.largeTie = (field, ties) }
+        if !paged && query.offset == nil { plan.source = from(driver) }
         return plan
     }
 
