@@ -65,7 +65,7 @@ import TestSupport
                 try db.run("UPDATE OR IGNORE movies SET id = id + 1000, votes = ? WHERE id = ?",
                            [.integer(Int64.random(in: 0...9_999, using: &rng)), .integer(id)])
             }
-        case 11: try db.run("UPDATE movies SET title = title || ' (cut)' WHERE id = ?", [.integer(id)])
+        case 11: try db.run("UPDATE OR IGNORE movies SET title = title || ' (cut)' WHERE id = ?", [.integer(id)])   // (a cut may exist)
         case 13, 14:
             // A sqlite3 user's REPLACE, which deletes the movies in the way without their triggers:
             // another movie's title and year under a new id, or over a stored id, or given by update.
@@ -106,7 +106,9 @@ import TestSupport
             case 6: return .year(.decade(1950 + 10 * Int.random(in: 0...7, using: &rng)))
             case 7: return .certification(["R", "PG", "PG-13", "G"].randomElement(using: &rng)!)
             case 8: return .votes(.range(Int.random(in: 0...5_000, using: &rng), nil))
-            default: return .title(["movie 1", "5", "Movie 2"].randomElement(using: &rng)!)
+            default:
+                if Int.random(in: 0..<8, using: &rng) == 0 { return .imdb(String(format: "tt%07d", Int.random(in: 1...60, using: &rng))) }
+                return .title(["movie 1", "5", "Movie 2"].randomElement(using: &rng)!)
             }
         })
     }

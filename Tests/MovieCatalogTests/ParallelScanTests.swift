@@ -7,19 +7,24 @@ import TestSupport
 
 /// The facet tally split over threads: the same counts as one scan, on one snapshot.
 @Suite struct ParallelScanTests {
-    @Test("titles alone that the title index finds exactly are tallied from its matches' rows; others test every row in movies",
-          arguments: [([MovieFilter.title("ovie 1")], true), ([.title("ovie 1"), .title("Movie 22")], true), ([.title("ie")], false),
-                      ([.title("ovie 1"), .votes(.range(10, nil))], false), ([.title("caf\u{E9}")], false)])
-    func titleRows(_ elements: [MovieFilter], fromIndex: Bool) throws {
+    @Test("titles alone that the title index finds exactly are tallied from its matches' rows; an IMDb id's through its index; other titles test every row of movies in id order",
+          arguments: [([MovieFilter.title("ovie 1")], "t.rowid"), ([.title("ovie 1"), .title("Movie 22")], "t.rowid"), ([.title("ie")], "m.id"),
+                      ([.title("ovie 1"), .votes(.range(10, nil))], "t.rowid"), ([.title("caf\u{E9}")], "m.id"), ([.votes(.range(10, nil))], "f.id"),
+                      ([.imdb("tt0000003"), .title("ie")], "f.id")])
+    func titleRows(_ elements: [MovieFilter], idColumn: String) throws {
         var rng = SeededRandom(seed: 4)
         let (catalog, dir) = try BulkLoadTests.catalog([:])
         defer { try? FileManager.default.removeItem(at: dir) }
         for _ in 0..<200 { _ = try? catalog.add(FacetStructureTests.randomMovie(&rng)) }
+        try catalog.db.execute("UPDATE movies SET imdb_id = printf('tt%07d', id) WHERE id % 3 = 0")
         let rows = try FacetCounter.rows(testing: FilterSet(elements), [], catalog.db)
         let plan = try catalog.queryPlan(rows.query).map { $0.trimmingCharacters(in: .whitespaces) }
-        #expect(plan.contains { $0.hasPrefix("SCAN t VIRTUAL TABLE") } == fromIndex, "\(plan)")
-        #expect(plan.contains { $0.hasPrefix("SCAN m") } == !fromIndex, "\(plan)")   // movies tests every title
-        #expect(rows.idColumn == (fromIndex ? "t.rowid" : "f.id"))
+        #expect(rows.idColumn == idColumn)
+        #expect(plan.contains { $0.hasPrefix("SCAN t VIRTUAL TABLE") } == (idColumn == "t.rowid"), "\(plan)")
+        // Movies tests every title, each part its own range of them (no list of their ids made whole by every part).
+        #expect(plan.contains { $0.hasPrefix("SCAN m") } == (idColumn == "m.id"), "\(plan)")
+        #expect(plan.contains { $0.contains("movies_imdb_id") } == elements.contains { $0.facet == .imdb }, "\(plan)")
+        #expect(!plan.contains { $0.contains("LIST SUBQUERY") } || elements.contains { $0.facet == .imdb }, "\(plan)")
         let set = FilterSet(elements + [.genre("drama")])
         var split = FacetCounter(catalog: catalog)
         split.parallelSpan = 1

@@ -26,6 +26,22 @@ import TestSupport
         return (0...(haystack.count - needle.count)).contains { Array(haystack[$0..<($0 + needle.count)]) == needle }
     }
 
+    @Test("moviecat_lower folds as String's searchFolded: ASCII byte by byte, other runs as String does, bad UTF-8 too", arguments: [1, 2] as [UInt64])
+    func lowerFoldsAsString(seed: UInt64) throws {
+        var rng = SeededRandom(seed: seed)
+        let db = try Database(path: ":memory:")
+        for _ in 0..<400 {
+            // The pieces, and the ASCII letters' edges (@ and [ lie either side of A...Z).
+            var bytes = Array((0..<Int.random(in: 0...12, using: &rng)).map { _ in (Self.pieces + ["Z", "z", "@", "[", "`", "{", "\u{7F}"]).randomElement(using: &rng)! }.joined().utf8)
+            // Now and then a byte that is no UTF-8 (a lone lead or continuation byte, 0xFF).
+            if Bool.random(using: &rng), !bytes.isEmpty { bytes.insert([0xC3, 0x80, 0xFF].randomElement(using: &rng)!, at: Int.random(in: 0...bytes.count, using: &rng)) }
+            let expected = Array(String(decoding: bytes, as: UTF8.self).searchFolded.utf8)
+            #expect(bytes.withUnsafeBufferPointer { Database.searchFolded($0) } == expected, "\(bytes)")
+            let lowered = try db.query("SELECT hex(moviecat_lower(CAST(? AS TEXT)))", [.blob(bytes)]) { try $0.text(0) }
+            #expect(lowered == [expected.map { String(format: "%02X", $0) }.joined()], "\(bytes)")
+        }
+    }
+
     static func randomText(_ rng: inout SeededRandom, length: ClosedRange<Int>) -> String {
         (0..<Int.random(in: length, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined()
     }

@@ -132,17 +132,29 @@ public struct FacetCounter {
 
     /// The statement that selects the facet rows (`rowColumns`) under `conditions` (over
     /// movie_facets `f`) and the elements of `testedInMovies` in `others`, and the id column that
-    /// bounds a part of it. Title elements alone that the title index finds exactly (phrases) are
-    /// its matches' rows, looked up by id; else every facet row is read, and movies tests them.
+    /// bounds a part of it. Votes are tested in the facet row (it has them; the packed rows do
+    /// not). Title elements alone that the title index finds exactly (phrases) are its matches'
+    /// rows, looked up by id; an IMDb id's movies are found through its index; other titles are
+    /// tested in movies, read in id order, and the facet row of each match is looked up.
     static func rows(testing others: FilterSet, _ conditions: [SQLFragment], _ db: Database) throws -> (query: SQLFragment, idColumn: String) {
         var conditions = conditions, from = "movie_facets f", idColumn = "f.id"
-        if !others.isEmpty, others.elements.allSatisfy({ $0.facet == .title }),
-           let phrases = try MovieTitlesTable.exactQuery(db, others.elements(of: .title).map(\.value)) {
+        let votes = others.elements(of: .votes), inMovies = others.removing(.votes)
+        if !votes.isEmpty {
+            conditions.append(SQLBuilder.condition(facet: .votes, elements: votes, on: MovieFacetsTable.conditionColumns(genreBits: [:])))
+        }
+        if !inMovies.isEmpty, inMovies.elements.allSatisfy({ $0.facet == .title }),
+           let phrases = try MovieTitlesTable.exactQuery(db, inMovies.elements(of: .title).map(\.value)) {
             from = "movie_titles t CROSS JOIN movie_facets f ON f.id = t.rowid"
             idColumn = "t.rowid"   // a bound FTS5 reads as a rowid range
             conditions.insert(MovieTitlesTable.match(phrases, alias: "t"), at: 0)
-        } else if !others.isEmpty {
-            conditions.append(SQLFragment("f.id IN (SELECT m.id FROM movies m WHERE ") + SQLBuilder.condition(for: others) + SQLFragment(")"))
+        } else if !inMovies.elements(of: .imdb).isEmpty {
+            conditions.append(SQLFragment("f.id IN (SELECT m.id FROM movies m WHERE ") + SQLBuilder.condition(for: inMovies) + SQLFragment(")"))
+        } else if !inMovies.isEmpty {
+            // Not `f.id IN (SELECT ...)`: each part of a split tally made that whole list itself,
+            // testing every title (`title:ab` at 10M: 3.3 s, four times its count).
+            from = "movies m NOT INDEXED CROSS JOIN movie_facets f ON f.id = m.id"
+            idColumn = "m.id"
+            conditions.insert(SQLBuilder.condition(for: inMovies), at: 0)
         }
         let query = SQLFragment("SELECT \(rowColumns) FROM \(from) WHERE ")
             + (conditions.isEmpty ? SQLFragment("1") : SQLFragment.join(conditions, separator: " AND "))
