@@ -36,7 +36,8 @@ import TestSupport
             query.descending = Bool.random(using: &rng)
             query.limit = [nil, 1, 5, 20, 400].randomElement(using: &rng)!
             query.offset = [nil, 0, 3, 30].randomElement(using: &rng)!
-            let planner = try Self.planner(catalog, query.filters)
+            var planner = try Self.planner(catalog, query.filters)
+            planner.deepPage = [50_000, 0, 10].randomElement(using: &rng)!   // deep pages numbered in one sort, too
             let expected = try Self.plainIDs(catalog, query)
             let plainCount = try catalog.db.intScalar(query.countSQL.sql, query.countSQL.bindings)
             for driver in planner.drivers(for: query) {
@@ -173,6 +174,27 @@ import TestSupport
         // The synthetic catalog has votes on nine movies in ten and no IMDb id.
         let listed = try catalog.movies(query)
         #expect(try catalog.fieldsWithValues([.votes, .imdbID], in: query) == (listed.contains { $0.votes != nil } ? [.votes] : []))
+    }
+
+    @Test("a deep page is numbered in one sort of the matches and is the plain query's page", arguments: SortKey.allCases)
+    func deepPage(_ key: SortKey) throws {
+        let (catalog, dir) = try Self.syntheticCatalog(20_000)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for filters in [FilterSet(), FilterSet([.genre("comedy"), .rating(.range(2, nil))])] {
+            for descending in [false, true] {
+                let query = MovieQuery(filters: filters, sort: key, descending: descending, limit: 50, offset: 7_000)
+                var planner = try Self.planner(catalog, filters)
+                planner.deepPage = 5_000
+                let plan = try planner.select(query, columns: MovieColumns.select, forcing: .scan)
+                #expect(plan.sql.sql.contains("row_number() OVER"))
+                #expect(try catalog.db.query(plan.sql.sql, plan.sql.bindings) { try $0.int64(0) } == Self.plainIDs(catalog, query), "\(filters) \(key) desc \(descending)")
+            }
+        }
+        // Past 50,000 rows, the chosen plan numbers them (the catalog has fewer: an empty page).
+        let deep = MovieQuery(filters: FilterSet(), sort: key, limit: 10, offset: 60_000)
+        let plan = try catalog.plan(deep)
+        #expect(plan.sql.sql.contains("row_number() OVER") || plan.driver == .sortOrder(key), "\(plan.driver)")
+        #expect(try catalog.movies(deep).isEmpty)
     }
 
     @Test("a page at the end of Int64 neither overflows nor walks")

@@ -10,6 +10,8 @@ enum FilterCommand {
     static let offset = Option<Int>.count("--offset", help: "Skip the first N movies.")
     static let format = Option<OutputFormat>.choice("--format", value: "format", help: "table (default), csv, tsv, json or jsonl.")
     static let count = Flag("--count", help: "Print only the number of matching movies.")
+    /// The largest table page held in memory to choose its columns (see `run`).
+    static let heldPage = 1_000
     static let explain = Flag("--explain", help: "Print the SQL, its bound values and SQLite's query plan instead of movies.")
 
     static let spec = CommandSpec(
@@ -50,14 +52,24 @@ enum FilterCommand {
         let shown = try catalog.reading {
             let plan = try catalog.plan(query)
             var tableFields = MovieField.allCases
+            // A table's page of up to `heldPage` movies is read once and held, its columns chosen
+            // from its rows (asking SQL first ran a deep page's sort twice).
+            var held: [Movie]?
             if format == .table {
-                let filled = try catalog.fieldsWithValues(MovieWriter.optionalColumns, in: query, plan: plan)
+                let filled: Set<MovieField>
+                if let limit = query.limit, limit <= FilterCommand.heldPage {
+                    let page = try catalog.movies(query, plan: plan)
+                    filled = Set(MovieWriter.optionalColumns.filter { field in page.contains { $0[field] != .null } })
+                    held = page
+                } else {
+                    filled = try catalog.fieldsWithValues(MovieWriter.optionalColumns, in: query, plan: plan)
+                }
                 tableFields.removeAll { MovieWriter.optionalColumns.contains($0) && !filled.contains($0) }
             }
             let writer = MovieWriter(format: format, to: context.stdout, genres: try catalog.genres(),
                                      width: context.stdout.terminalColumns(environment: context.environment),
                                      tableFields: tableFields)
-            try catalog.forEachMovie(query, plan: plan) { writer.write($0) }
+            if let held { held.forEach(writer.write) } else { try catalog.forEachMovie(query, plan: plan) { writer.write($0) } }
             try writer.finish()
             return writer.count
         }

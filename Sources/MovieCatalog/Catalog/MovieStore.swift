@@ -2,9 +2,9 @@ import MovieDomain
 import SQLiteStore
 /// Reading and changing movies.
 extension Catalog {
-    /// The movies matching a query, in order.
-    public func movies(_ query: MovieQuery) throws -> [Movie] {
-        let sql = try plan(query).sql
+    /// The movies matching a query, in order; `plan` as for `forEachMovie`.
+    public func movies(_ query: MovieQuery, plan: QueryPlan? = nil) throws -> [Movie] {
+        let sql = try (plan ?? self.plan(query)).sql
         return try db.query(sql.sql, sql.bindings, MovieColumns.movie(from:))
     }
 
