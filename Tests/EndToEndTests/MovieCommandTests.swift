@@ -132,6 +132,29 @@ import Testing
         #expect(try box.sql("PRAGMA foreign_key_check").isEmpty)
     }
 
+    @Test("remove of thousands of movies in one command leaves the title index, facet rows and counts exact")
+    func removeMany() throws {
+        let box = try Sandbox()
+        let rows = (1...3_000).map { "Movie \($0) of Ages,\(1950 + $0 % 60),\($0 % 2 == 0 ? "drama" : "comedy|western"),\(Double($0 % 100) / 10)" }
+        try box.write("many.csv", "title,year,genres,rating\n" + rows.joined(separator: "\n") + "\n")
+        #expect(try box.moviecat("import", box.path("many.csv")).status == 0)
+        let removed = try box.sql("SELECT id FROM movies WHERE id % 3 <> 0 ORDER BY id")
+        let run = try box.moviecat(["remove"] + removed + [removed[0]])   // an id twice
+        #expect(run.status == 0, "\(run)")
+        #expect(try box.sql("SELECT count(*) FROM movies") == ["1000"])
+        #expect(try box.sql("SELECT count(*) FROM movie_facets") == ["1000"])
+        #expect(try box.sql("SELECT count(*) FROM movie_genres WHERE movie_id % 3 <> 0") == ["0"])
+        #expect(try box.sql("PRAGMA foreign_key_check").isEmpty)
+        // The title index finds what LIKE finds; counts and facets agree with SQL over movies.
+        for text in ["ovie 1", "of ages", "ie 29"] {
+            let like = try box.sql("SELECT count(*) FROM movies WHERE title LIKE '%\(text)%'")
+            #expect(try box.moviecat("filter", "--count", "title:\(text)").lines == like, "\(text)")
+        }
+        let westerns = try box.sql("SELECT count(*) FROM movie_genres mg JOIN genres g ON g.id = mg.genre_id WHERE g.code = 'western'")
+        #expect(try box.moviecat("filter", "--count", "genre:western").lines == westerns)
+        #expect(try box.moviecat("facets", "--format", "json").stdout.contains("{\"value\":\"western\",\"count\":\(westerns[0])"))
+    }
+
     @Test("remove with a missing id exits 1 naming it and removes nothing")
     func removeAllOrNone() throws {
         let box = try Sandbox()
@@ -142,6 +165,8 @@ import Testing
         #expect(run.errorLines == ["moviecat: error: no movie with id 9999"], "\(run)")
         #expect(try box.snapshot() == before, "remove was not all-or-none")
         #expect(try box.sql("SELECT count(*) FROM movies WHERE id IN (3, 4)") == ["2"])
+        // Of several missing ids, the first given.
+        #expect(try box.moviecat("remove", "9998", "3", "9999").errorLines == ["moviecat: error: no movie with id 9998"])
 
         let bad = try box.moviecat("remove", "three")
         #expect(bad.status == 64 && bad.errorLines.last == "moviecat: error: 'three' is not a movie id", "\(bad)")

