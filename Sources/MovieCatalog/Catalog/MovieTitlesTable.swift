@@ -8,6 +8,8 @@ import SQLiteStore
 enum MovieTitlesTable {
     /// The table's name, for checking that a catalog has it (a sqlite3 user may drop it).
     static let name = "movie_titles"
+    /// The trigger that indexes each movie inserted (an import of many drops it for a while: `DeferredTitles`).
+    static let insertTrigger = "movie_titles_insert"
 
     /// `column` with the only two letters whose Unicode lower case has ASCII in it spelled as that
     /// lower case (U+212A KELVIN SIGN -> k, U+0130 -> i + U+0307): so ASCII LIKE reads a title's

@@ -77,6 +77,8 @@ final class ImportWriter {
 
     /// movie_facets kept at the end, for an input large beside the catalog.
     private let deferredFacets: DeferredFacets?
+    /// The title index's insert trigger, off while many movies are inserted row by row.
+    private lazy var deferredTitles = DeferredTitles(db: db)
 
     /// While rows with IMDb ids are appended (under update) into a catalog with movies that have
     /// none: those movies' title-and-year keys. A row with one of them (which may give that movie its id),
@@ -171,6 +173,7 @@ final class ImportWriter {
         case .none:
             if !row.present.contains(.title) { return (.notInCatalog, 0) }
             try deferredFacets?.willInsert()
+            try deferredTitles.willInsert()
             return (.inserted, try saver.insert(row.movie))
         case .movie(let id, let attach):
             var repeated = id > maxIDBeforeInput
@@ -214,6 +217,7 @@ final class ImportWriter {
     private func update(_ id: Int64, with row: ImportRow, attach: Bool) throws {
         var present = row.present
         if !attach { present.remove(.imdbID) }
+        if present.contains(.title) { try deferredTitles.willRetitle(id, to: row.movie.title) }
         try deferredFacets?.willUpdate(present)
         try saver.update(id, from: row.movie, fields: present)
     }
@@ -236,6 +240,7 @@ final class ImportWriter {
     func endOfInput() throws -> FoldCounts {
         bulkEligible = false
         try stopAppending()
+        try deferredTitles.flush()
         maxIDBeforeInput = max(maxIDBeforeInput, Int64(try db.intScalar("SELECT ifnull(max(id), 0) FROM movies")))
         // The next input updates a stored movie once before repeating it, as imported in turn.
         touched = TouchedIDs()
