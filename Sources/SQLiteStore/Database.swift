@@ -182,7 +182,7 @@ public final class Database {
 
     /// UTF-8 text's bytes `searchFolded`, as String's `lowercased()` makes them (each scalar's
     /// lower-case mapping) but with ASCII lowered byte by byte: a title with one `é` sent every
-    /// letter through Unicode's tables (a scan of 9.5M titles for `é`: 5.0 s, now 2.7 s).
+    /// letter through Unicode's tables (`filter title:é --count` over 9.5M titles: 5.0 s, now 1.9 s).
     static func searchFolded(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
         var folded: [UInt8] = []
         folded.reserveCapacity(bytes.count)
