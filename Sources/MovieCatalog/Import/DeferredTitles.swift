@@ -8,10 +8,11 @@ import SQLiteStore
 /// Past the first `rowsByTrigger` inserts of an input, the index's insert trigger is dropped;
 /// at the input's end (`flush`) the movies added since are indexed in one statement, as a bulk
 /// load indexes its own (`MovieTitlesTable.index(above:)`), and the trigger comes back. All
-/// inside the import's transaction. A later row of the input that retitles one of those movies
-/// flushes first: the update trigger takes the old title out of the index, and FTS5 needs a
-/// contentless 'delete' to name what was indexed (SQLite 3.40 shows no harm otherwise, the
-/// trigger indexing the new title at once and the flush's copy of it shadowing that one).
+/// inside the import's transaction; not with a sqlite3 user's own triggers on movies (one may
+/// write movies the flush would not know). A later row of the input that retitles one of those
+/// movies flushes first: the update trigger takes the old title out of the index, and FTS5
+/// needs a contentless 'delete' to name what was indexed (SQLite 3.40 shows no harm otherwise,
+/// the trigger indexing the new title at once and the flush's copy of it shadowing that one).
 final class DeferredTitles {
     /// Inserts left to the trigger before it is dropped: fewer cost less than dropping it.
     static let rowsByTrigger = 64
@@ -27,13 +28,20 @@ final class DeferredTitles {
         self.db = db
     }
 
+    /// Ids below this leave room above them: SQLite numbers each new movie the largest id plus
+    /// one until that is Int64.max (a sqlite3 user's), then at random below it, where `above`
+    /// would not find them.
+    static let highestAbove = Int64.max - (1 << 40)
+
     /// Before a movie is inserted row by row.
     func willInsert() throws {
         inserts += 1
         guard inserts == Self.rowsByTrigger + 1, trigger == nil else { return }
-        guard let dropped = try db.dropSchemaObjects("trigger", on: ["movies"], where: { $0.name == MovieTitlesTable.insertTrigger }).first else { return }
+        let largest = Int64(try db.intScalar("SELECT ifnull(max(id), 0) FROM movies"))
+        guard largest <= Self.highestAbove,
+              let dropped = try db.dropSchemaObjects("trigger", on: ["movies"], where: { $0.name == MovieTitlesTable.insertTrigger }).first else { return }
         trigger = dropped.sql
-        above = Int64(try db.intScalar("SELECT ifnull(max(id), 0) FROM movies"))
+        above = largest
     }
 
     /// Before stored movie `id`'s title is set to `title`: a movie not yet indexed is indexed first.

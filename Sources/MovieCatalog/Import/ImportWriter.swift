@@ -77,8 +77,9 @@ final class ImportWriter {
 
     /// movie_facets kept at the end, for an input large beside the catalog.
     private let deferredFacets: DeferredFacets?
-    /// The title index's insert trigger, off while many movies are inserted row by row.
-    private lazy var deferredTitles = DeferredTitles(db: db)
+    /// The title index's insert trigger, off while many movies are inserted row by row (not when
+    /// a sqlite3 user's own triggers may write movies meanwhile).
+    private var deferredTitles: DeferredTitles?
 
     /// While rows with IMDb ids are appended (under update) into a catalog with movies that have
     /// none: those movies' title-and-year keys. A row with one of them (which may give that movie its id),
@@ -109,6 +110,7 @@ final class ImportWriter {
         // A sqlite3 user's own triggers on movies or movie_genres (an audit log, a RAISE) see
         // every row only row by row: a bulk load drops the triggers while it appends.
         ownTriggersOnly = try db.schemaObjects("trigger", on: ["movies", "movie_genres"]).allSatisfy { DerivedTables.isDerived($0.name) }
+        deferredTitles = ownTriggersOnly ? DeferredTitles(db: db) : nil
         // Stored movies can only be merged into under update or skip; fail needs each row's line.
         bulkEligible = bulkLoad && ownTriggersOnly && (!hadMovies || policy != .fail)
     }
@@ -173,7 +175,7 @@ final class ImportWriter {
         case .none:
             if !row.present.contains(.title) { return (.notInCatalog, 0) }
             try deferredFacets?.willInsert()
-            try deferredTitles.willInsert()
+            try deferredTitles?.willInsert()
             return (.inserted, try saver.insert(row.movie))
         case .movie(let id, let attach):
             var repeated = id > maxIDBeforeInput
@@ -217,7 +219,7 @@ final class ImportWriter {
     private func update(_ id: Int64, with row: ImportRow, attach: Bool) throws {
         var present = row.present
         if !attach { present.remove(.imdbID) }
-        if present.contains(.title) { try deferredTitles.willRetitle(id, to: row.movie.title) }
+        if present.contains(.title) { try deferredTitles?.willRetitle(id, to: row.movie.title) }
         try deferredFacets?.willUpdate(present)
         try saver.update(id, from: row.movie, fields: present)
     }
@@ -240,7 +242,7 @@ final class ImportWriter {
     func endOfInput() throws -> FoldCounts {
         bulkEligible = false
         try stopAppending()
-        try deferredTitles.flush()
+        try deferredTitles?.flush()
         maxIDBeforeInput = max(maxIDBeforeInput, Int64(try db.intScalar("SELECT ifnull(max(id), 0) FROM movies")))
         // The next input updates a stored movie once before repeating it, as imported in turn.
         touched = TouchedIDs()
