@@ -182,4 +182,62 @@ import TestSupport
         #expect(try box.sql("PRAGMA user_version") == [latestSchemaVersion])
         try Self.expectAnswersOfSQL(box, "after the upgrade")
     }
+
+    /// A sqlite3 user's triggers that write the row a write just made, with what sqlite3 then
+    /// does through them, twice: `first` before moviecat has opened the catalog since, `then` after.
+    static let ownTriggers: [(name: String, trigger: String, first: String, then: String)] = [
+        ("deletes a new movie",
+         "CREATE TRIGGER blocklist AFTER INSERT ON movies WHEN NEW.title LIKE 'Blocked%' BEGIN DELETE FROM movies WHERE id = NEW.id; END;",
+         "DELETE FROM movies WHERE id = 5; INSERT INTO movies (id, title, year, rating) VALUES (5, 'Blocked Aquaman', 2001, 9.5);",
+         "DELETE FROM movies WHERE id = 6; INSERT INTO movies (id, title, year, rating) VALUES (6, 'Blocked Manhunt', 2002, 9.5);"),
+        ("changes a new movie",
+         "CREATE TRIGGER shout AFTER INSERT ON movies BEGIN UPDATE movies SET title = upper(NEW.title) || ' Zqx', rating = 1.5 WHERE id = NEW.id; END;",
+         "DELETE FROM movies WHERE id = 5; INSERT INTO movies (id, title, year, rating) VALUES (5, 'Quiet Aquaman', 2001, 9.5);",
+         "DELETE FROM movies WHERE id = 6; INSERT INTO movies (id, title, year, rating) VALUES (6, 'Quiet Manhunt', 2002, 9.5);"),
+        ("changes a retitled movie",
+         "CREATE TRIGGER undraft AFTER UPDATE OF title ON movies WHEN NEW.title LIKE 'Draft %' BEGIN UPDATE movies SET title = substr(NEW.title, 7) || ' Zqx', rating = 1.5 WHERE id = NEW.id; END;",
+         "UPDATE movies SET title = 'Draft Aquaman' WHERE id = 5;",
+         "UPDATE movies SET title = 'Draft Manhunt' WHERE id = 6;"),
+    ]
+
+    @Test("a trigger of the user's that writes a new or retitled movie before moviecat's triggers ran: rebuilt at the next open, and moviecat's fire first from then on",
+          arguments: ownTriggers.indices)
+    func ownTriggerFiringFirst(_ index: Int) throws {
+        let own = Self.ownTriggers[index], box = try Sandbox()
+        try box.seed()
+        try box.sqlite3(own.trigger + "\n" + own.first)
+        let name = own.trigger.split(separator: " ")[2]
+        let opened = try box.moviecat("filter", "--count")
+        #expect(opened.status == 0 && opened.errorLines == ["moviecat: rebuilding the derived tables: the catalog's own trigger '\(name)' fires before moviecat's (a large catalog takes a while)"], "\(opened)")
+        let trigrams = ["aqu", "man", "blo", "dra", "zqx", "qui"]
+        try Self.expectAnswersOfSQL(box, trigrams: trigrams, "\(own.name), before moviecat opened it")
+        let rowids = try box.sql("SELECT rowid FROM sqlite_master WHERE type = 'trigger' ORDER BY rowid")
+        // Now exact without moviecat: the derived tables are read by the shell alone.
+        let written = try box.sqlite3(own.then)
+        #expect(written.status == 0 && written.stderr.isEmpty, "\(written)")
+        #expect(try box.sql(Self.facetMismatches) == ["0"], "\(own.name): movie_facets")
+        for trigram in trigrams {
+            #expect(try Self.indexed(box, trigram) == box.sql("SELECT id FROM movies WHERE title LIKE '%\(trigram)%' ORDER BY id"),
+                    "\(own.name): movie_titles for '\(trigram)'")
+        }
+        try Self.expectAnswersOfSQL(box, trigrams: trigrams, "\(own.name), after")
+        #expect(try box.sql("SELECT rowid FROM sqlite_master WHERE type = 'trigger' ORDER BY rowid") == rowids, "rebuilt once")
+    }
+
+    @Test("a trigger of the user's that deletes each new movie: on an empty catalog, FTS5 counts no title below zero once moviecat's fire first; one that writes no movie table rebuilds nothing")
+    func ownTriggerOnEmptyCatalog() throws {
+        let box = try Sandbox()
+        #expect(try box.moviecat("init").status == 0)
+        try box.sqlite3("CREATE TRIGGER audit AFTER INSERT ON movies BEGIN SELECT RAISE(IGNORE) WHERE NEW.year < 1800; END;")
+        let rowids = try box.sql("SELECT rowid FROM sqlite_master WHERE type = 'trigger' ORDER BY rowid")
+        let audited = try box.moviecat("filter", "--count")
+        #expect(audited.stdout == "0\n" && audited.stderr.isEmpty, "\(audited)")
+        #expect(try box.sql("SELECT rowid FROM sqlite_master WHERE type = 'trigger' ORDER BY rowid") == rowids, "nothing rebuilt")
+        try box.sqlite3("CREATE TRIGGER blocklist AFTER INSERT ON movies BEGIN DELETE FROM movies WHERE id = NEW.id; END;")
+        #expect(try box.moviecat("filter", "--count").stdout == "0\n")
+        let inserted = try box.sqlite3("INSERT INTO movies (title, year) VALUES ('Blocked', 2000);")
+        #expect(inserted.status == 0 && inserted.stderr.isEmpty, "\(inserted)")
+        #expect(try box.sql("SELECT count(*) FROM movies") == ["0"])
+        try Self.expectAnswersOfSQL(box, trigrams: ["blo"], "empty")
+    }
 }

@@ -27,9 +27,14 @@ public final class Context {
     func catalog() throws -> Catalog {
         if let opened { return opened }
         try checkPath()
-        let catalog = try Catalog(path: catalogPath) { [stderr] from, to in
-            // Version 10 makes the title index again: a minute and a half at 10M movies, once.
-            stderr.write("moviecat: upgrading the catalog from schema version \(from) to \(to) (once; a large catalog takes a while)\n")
+        let catalog = try Catalog(path: catalogPath) { [stderr] notice in
+            switch notice {
+            case .upgrading(let from, let to):
+                // Version 10 makes the title index again: a minute and a half at 10M movies, once.
+                stderr.write("moviecat: upgrading the catalog from schema version \(from) to \(to) (once; a large catalog takes a while)\n")
+            case .rebuilding(let reason):
+                stderr.write("moviecat: rebuilding the derived tables: \(reason) (a large catalog takes a while)\n")
+            }
             try? stderr.flush()
         }
         opened = catalog

@@ -5,6 +5,14 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+/// Work opening a catalog may do that takes a while on a large one.
+public enum CatalogNotice: Sendable, Equatable {
+    /// A migration of a catalog made by an older moviecat (it may rebuild an index).
+    case upgrading(from: Int, to: Int)
+    /// A rebuild of derived tables a sqlite3 user's edit left out of step, and why.
+    case rebuilding(reason: String)
+}
+
 /// An open, migrated movie catalog: the entry point for queries, imports and presets.
 public final class Catalog {
     /// The connection.
@@ -13,9 +21,9 @@ public final class Catalog {
     public var path: String { db.path }
 
     /// Opens the catalog at `path`, creating it and its directories when missing, migrates it, and
-    /// checks (and when needed repairs) its derived tables. `upgrading` hears of a migration of a
-    /// catalog made by an older moviecat before it runs (from, to): it may rebuild an index.
-    public init(path: String, upgrading: ((_ from: Int, _ to: Int) -> Void)? = nil) throws {
+    /// checks (and when needed repairs) its derived tables. `notice` hears, before it starts, of
+    /// work that may take a while on a large catalog: a migration, a rebuild of derived tables.
+    public init(path: String, notice: ((CatalogNotice) -> Void)? = nil) throws {
         var info = stat()
         let existed = stat(path, &info) == 0
         var made: [String] = []
@@ -29,7 +37,7 @@ public final class Catalog {
             try CatalogSchema.checkVersionMatchesTables(db)
             try DerivedTables.requireSpecTables(db)
             let versionBefore = try DerivedTables.rewoundVersion(db, latest: migrator.latestVersion) ?? db.intScalar("PRAGMA user_version")
-            if versionBefore > 0, versionBefore < migrator.latestVersion { upgrading?(versionBefore, migrator.latestVersion) }
+            if versionBefore > 0, versionBefore < migrator.latestVersion { notice?(.upgrading(from: versionBefore, to: migrator.latestVersion)) }
             // The rewind in the migrations' transaction: a command killed meanwhile leaves the version as it was.
             try migrator.migrate(db, prepare: { try DerivedTables.rewindPastMissing($0, latest: migrator.latestVersion) }) { version, db in
                 if version == DerivedTables.replaceSafeTitlesSince { try DerivedTables.dropTitleCopies(db, migrator: migrator) }
@@ -38,7 +46,7 @@ public final class Catalog {
             // Migrations 8 and 9 make movie_facet_totals empty: its blocks are counted while
             // migrating takes the write lock anyway (reads never write them).
             if versionBefore > 0, versionBefore < FacetTotals.packedSince { try db.transaction { try FacetTotals.fill(db) } }
-            try DerivedTables.ensure(db, migrator: migrator)
+            try DerivedTables.ensure(db, migrator: migrator) { notice?(.rebuilding(reason: $0)) }
         } catch {
             // A catalog this command was making (a full disk, a directory it cannot write): no
             // empty file or directory of it stays behind.

@@ -100,18 +100,22 @@ enum DerivedTables {
         var rebuild: Set<Part> = []
         /// Whether movie_stale logs movies to recompute.
         var logged = false
+        /// Why the parts are rebuilt, for the user (a rebuild of a large catalog takes a while).
+        var reasons: [String] = []
 
         var isClean: Bool { rebuild.isEmpty && !logged }
     }
 
     /// Checks the derived data and, when the check fails, puts it right in one write transaction.
-    static func ensure(_ db: Database, migrator: Migrator) throws {
+    /// `rebuilding` hears why, before a rebuild.
+    static func ensure(_ db: Database, migrator: Migrator, rebuilding: ((String) -> Void)? = nil) throws {
         guard try !check(db).isClean else { return }
         try db.transaction {
             // Checked again under the write lock: another process may have put it right.
             let findings = try check(db)
             guard !findings.isClean else { return }
             if !findings.rebuild.isEmpty {
+                rebuilding?(findings.reasons.joined(separator: "; "))
                 let versions = Set(findings.rebuild.flatMap(\.migrations)).sorted()
                 do {
                     try migrator.rerun(versions, db)
@@ -160,7 +164,8 @@ enum DerivedTables {
             // Without the log, a REPLACE may have left a title in movie_titles unseen, and exact
             // phrases would count it: the index is made anew too.
             if missing.contains(where: { staleLog.contains($0.name) }) { rebuild.insert(.titles) }
-            return Findings(rebuild: rebuild)
+            let more = missing.count > 1 ? ", and \(missing.count - 1) more" : ""
+            return Findings(rebuild: rebuild, reasons: ["\(missing[0].name) is missing\(more)"])
         }
         let row = try db.query("""
             SELECT EXISTS (SELECT 1 FROM movie_stale),
@@ -171,14 +176,49 @@ enum DerivedTables {
                    (SELECT count(*) FROM pragma_table_info('\(FacetTotals.name)') WHERE name IN ('counts', 'packed')) <> 2
             """) { (try $0.int64(0) == 1, try $0.int64(1) == 1, try $0.int64(2) == 1, try $0.int64(3) == 1) }[0]
         var findings = Findings(logged: row.0)
-        if row.1 { findings.rebuild.insert(.facets) }
-        if row.2 { findings.rebuild.insert(.titles) }
+        func rebuild(_ parts: Set<Part>, _ reason: String) {
+            findings.rebuild.formUnion(parts)
+            findings.reasons.append(reason)
+        }
+        if row.1 { rebuild([.facets], "movie_facets does not span the movies' ids") }
+        if row.2 { rebuild([.titles], "movie_titles holds no title") }
         // movie_facet_totals made again by hand without a column moviecat reads and writes.
-        if row.3 { findings.rebuild.insert(.totals) }
+        if row.3 { rebuild([.totals], "\(FacetTotals.name) lacks a column moviecat writes") }
         // A REPLACE through a unique index of the user's own went unlogged: both are rebuilt
         // (the title index would over-match, and hold the deleted titles for good).
-        if try userUniqueIndexes(db) && differentCounts(db) { findings.rebuild.formUnion([.facets, .titles]) }
+        if try userUniqueIndexes(db) && differentCounts(db) {
+            rebuild([.facets, .titles], "movie_facets counts other movies than movies, past a unique index of the catalog's own")
+        }
+        // A trigger of the user's that writes movies and fires before moviecat's may have changed
+        // or deleted a new row before moviecat's triggers indexed it (they then indexed the row
+        // as inserted: a movie deleted stayed counted). Rebuilt, which makes moviecat's triggers
+        // anew: newer than the user's, they fire first from then on.
+        if let trigger = try userTriggerFiringFirst(db) {
+            rebuild([.facets, .titles, .links], "the catalog's own trigger \(trigger.quotedForMessage) fires before moviecat's")
+        }
         return findings
+    }
+
+    /// A sqlite3 user's trigger on movies or movie_genres whose body names a movie table and that
+    /// fires before one of moviecat's on that table, if any: SQLite fires a table's triggers newest
+    /// first, and the newest has the largest rowid in sqlite_master (the order SQLite loads the
+    /// schema in). A trigger that writes nothing of the movies' (an audit log, a `RAISE`) is left
+    /// alone.
+    static func userTriggerFiringFirst(_ db: Database) throws -> String? {
+        let triggers = try db.query("""
+            SELECT rowid, name, tbl_name, sql FROM sqlite_master
+             WHERE type = 'trigger' AND tbl_name IN ('movies', 'movie_genres') AND sql IS NOT NULL ORDER BY rowid
+            """) { (rowid: try $0.int64(0), name: try $0.text(1), table: try $0.text(2), sql: try $0.text(3)) }
+        var oldestOwn: [String: Int64] = [:]
+        for trigger in triggers where isDerived(trigger.name) && oldestOwn[trigger.table] == nil {
+            oldestOwn[trigger.table] = trigger.rowid
+        }
+        return triggers.first { trigger in
+            guard !isDerived(trigger.name), let own = oldestOwn[trigger.table], trigger.rowid > own else { return false }
+            let sql = trigger.sql.lowercased()
+            guard let body = sql.firstRange(of: "begin") else { return true }
+            return sql[body.upperBound...].contains("movie")
+        }?.name
     }
 
     /// Whether a sqlite3 user added a unique index to movies: a REPLACE through it deletes rows
