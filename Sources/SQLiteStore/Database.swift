@@ -84,11 +84,12 @@ public final class Database {
         try intScalar("SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = ? AND name = ?)", [.text(type), .text(name)]) == 1
     }
 
-    /// The indexes or triggers (`type`) on `tables` that have SQL of their own (not those of
-    /// constraints): their names and definitions.
+    /// The indexes or triggers (`type`) on `tables` (lower-case names) that have SQL of their own
+    /// (not those of constraints): their names and definitions. sqlite_master keeps a table's
+    /// name as the statement spelled it (`ON Movies`), and SQLite's names ignore ASCII case.
     public func schemaObjects(_ type: String, on tables: [String]) throws -> [(name: String, sql: String)] {
         let placeholders = Array(repeating: "?", count: tables.count).joined(separator: ", ")
-        return try query("SELECT name, sql FROM sqlite_master WHERE type = ? AND sql IS NOT NULL AND tbl_name IN (\(placeholders))",
+        return try query("SELECT name, sql FROM sqlite_master WHERE type = ? AND sql IS NOT NULL AND lower(tbl_name) IN (\(placeholders)) ORDER BY rowid",
                          [.text(type)] + tables.map { .text($0) }) { (name: try $0.text(0), sql: try $0.text(1)) }
     }
 
@@ -115,10 +116,12 @@ public final class Database {
         return objects
     }
 
-    /// Runs `body` waiting at most `milliseconds` for locks (0: fail at once when busy).
+    /// Runs `body` waiting at most `milliseconds` for locks (0: fail at once when busy), then
+    /// waits as long as before again (an enclosing call's timeout stays).
     public func withBusyTimeout<T>(_ milliseconds: Int32, _ body: () throws -> T) rethrows -> T {
+        let before = (try? intScalar("PRAGMA busy_timeout")).flatMap { Int32(exactly: $0) } ?? Database.busyTimeoutMilliseconds
         sqlite3_busy_timeout(handle, milliseconds)
-        defer { sqlite3_busy_timeout(handle, Database.busyTimeoutMilliseconds) }
+        defer { sqlite3_busy_timeout(handle, before) }
         return try body()
     }
 

@@ -5,14 +5,14 @@ import Testing
 /// row an import writes, their constraints refuse writes with exit 65, a column they renamed
 /// stops moviecat with exit 73, never an "internal error".
 @Suite struct SQLiteUserTests {
-    @Test("a user's triggers on movies and movie_genres see every imported row, a large import too, and a RAISE aborts it whole")
+    @Test("a user's triggers on movies and movie_genres (the names as they typed them) see every imported row, a large import too, and a RAISE aborts it whole")
     func userTriggers() throws {
         let box = try Sandbox()
         try box.seed()
         try box.sqlite3("""
             CREATE TABLE audit (what TEXT);
-            CREATE TRIGGER audit_movies AFTER INSERT ON movies BEGIN INSERT INTO audit VALUES ('movie ' || NEW.title); END;
-            CREATE TRIGGER audit_links AFTER INSERT ON movie_genres BEGIN INSERT INTO audit VALUES ('link'); END;
+            CREATE TRIGGER audit_movies AFTER INSERT ON Movies BEGIN INSERT INTO audit VALUES ('movie ' || NEW.title); END;
+            CREATE TRIGGER audit_links AFTER INSERT ON MOVIE_GENRES BEGIN INSERT INTO audit VALUES ('link'); END;
 
             """)
         // 3,000 rows into 13 movies: a bulk load, were it not for the triggers.

@@ -212,7 +212,29 @@ import TestSupport
         #expect(try counter.talliedCounts(for: FilterSet()) == (try counter.sqlCounts(for: FilterSet())))
     }
 
-    @Test("a read never writes the blocks: with the write lock held elsewhere, the next open and facets answer at once")
+    @Test("facets stores the blocks a sqlite3 user's write left without a row, when the write lock is free; blocks without facet rows (sparse ids) are not missing")
+    func readStoresMissingBlocks() throws {
+        let (catalog, dir, _) = try Self.spreadCatalog(30, seed: 5)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try catalog.db.transaction { try FacetTotals.fill(catalog.db) }
+        #expect(try FacetTotals.missingBlocks(catalog.db) == false)
+        #expect(try Self.blocksWithRows(catalog.db).count > 3)
+        try catalog.db.execute("UPDATE movies SET votes = 7")
+        #expect(try catalog.db.intScalar("SELECT count(*) FROM movie_facet_totals") == 0)
+        #expect(try FacetTotals.missingBlocks(catalog.db))
+        let counter = FacetCounter(catalog: catalog)
+        #expect(try counter.talliedCounts(for: FilterSet()) == (try counter.sqlCounts(for: FilterSet())))
+        #expect(Set(try catalog.db.query("SELECT block FROM movie_facet_totals") { try $0.int64(0) }) == (try Self.blocksWithRows(catalog.db)))
+        #expect(try Self.staleBlocks(catalog.db) == [])
+        #expect(try FacetTotals.missingBlocks(catalog.db) == false)
+        // One block's row gone: only it is missing, and stored again.
+        try catalog.db.execute("UPDATE movies SET votes = 8 WHERE id = (SELECT max(id) FROM movies)")
+        #expect(try FacetTotals.missingBlocks(catalog.db))
+        #expect(try counter.talliedCounts(for: FilterSet()) == (try counter.sqlCounts(for: FilterSet())))
+        #expect(try FacetTotals.missingBlocks(catalog.db) == false)
+    }
+
+    @Test("with the write lock held elsewhere, the next open and facets answer at once, storing nothing")
     func readsDoNotWrite() throws {
         let (catalog, dir, _) = try Self.spreadCatalog(30, seed: 4)
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -228,6 +250,7 @@ import TestSupport
             try FacetStructureTests.reopen(catalog)
             #expect(try counter.talliedCounts(for: FilterSet()) == (try counter.sqlCounts(for: FilterSet())))
         }
+        #expect(try catalog.db.intScalar("SELECT count(*) FROM movie_facet_totals") == 0)
     }
 
     @Test("with a unique index of a sqlite3 user's own on movie_facets, no stored block is trusted")

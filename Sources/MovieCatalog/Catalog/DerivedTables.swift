@@ -165,7 +165,13 @@ enum DerivedTables {
             // phrases would count it: the index is made anew too.
             if missing.contains(where: { staleLog.contains($0.name) }) { rebuild.insert(.titles) }
             let more = missing.count > 1 ? ", and \(missing.count - 1) more" : ""
-            return Findings(rebuild: rebuild, reasons: ["\(missing[0].name) is missing\(more)"])
+            var findings = Findings(rebuild: rebuild, reasons: ["\(missing[0].name) is missing\(more)"])
+            // Rebuilt alike now, or the next open would rebuild again for it.
+            if let reason = try userTriggerFiringFirst(db) {
+                findings.rebuild.formUnion(reorderedParts)
+                findings.reasons.append(reason)
+            }
+            return findings
         }
         let row = try db.query("""
             SELECT EXISTS (SELECT 1 FROM movie_stale),
@@ -189,36 +195,39 @@ enum DerivedTables {
         if try userUniqueIndexes(db) && differentCounts(db) {
             rebuild([.facets, .titles], "movie_facets counts other movies than movies, past a unique index of the catalog's own")
         }
-        // A trigger of the user's that writes movies and fires before moviecat's may have changed
-        // or deleted a new row before moviecat's triggers indexed it (they then indexed the row
-        // as inserted: a movie deleted stayed counted). Rebuilt, which makes moviecat's triggers
-        // anew: newer than the user's, they fire first from then on.
-        if let trigger = try userTriggerFiringFirst(db) {
-            rebuild([.facets, .titles, .links], "the catalog's own trigger \(trigger.quotedForMessage) fires before moviecat's")
-        }
+        if let reason = try userTriggerFiringFirst(db) { rebuild(Self.reorderedParts, reason) }
         return findings
     }
 
-    /// A sqlite3 user's trigger on movies or movie_genres whose body names a movie table and that
-    /// fires before one of moviecat's on that table, if any: SQLite fires a table's triggers newest
-    /// first, and the newest has the largest rowid in sqlite_master (the order SQLite loads the
-    /// schema in). A trigger that writes nothing of the movies' (an audit log, a `RAISE`) is left
-    /// alone.
+    /// What a rebuild for a user's trigger firing first makes anew: every part with a trigger on
+    /// movies or movie_genres.
+    static let reorderedParts: Set<Part> = [.facets, .titles, .links]
+
+    /// Why the derived tables are rebuilt when a sqlite3 user's trigger on movies or movie_genres
+    /// fires before one of moviecat's AFTER triggers on that table, else nil (a BEFORE trigger
+    /// runs before the row is written, when there is nothing of it to index yet: a `RAISE` there
+    /// ends the write, and its writes to other rows fire moviecat's triggers as any write does).
+    /// SQLite fires a table's triggers
+    /// newest first, and the newest has the largest rowid in sqlite_master (the order SQLite
+    /// loads the schema in). Such a trigger may have changed or deleted a new row before
+    /// moviecat's triggers indexed it (they then indexed the row as inserted: a movie deleted
+    /// stayed counted), or ended them with `RAISE(IGNORE)`, or written the movies through
+    /// another table's trigger. The rebuild makes moviecat's triggers anew: newer than the
+    /// user's, they fire first from then on, and the user's see the rows indexed.
     static func userTriggerFiringFirst(_ db: Database) throws -> String? {
         let triggers = try db.query("""
-            SELECT rowid, name, tbl_name, sql FROM sqlite_master
-             WHERE type = 'trigger' AND tbl_name IN ('movies', 'movie_genres') AND sql IS NOT NULL ORDER BY rowid
-            """) { (rowid: try $0.int64(0), name: try $0.text(1), table: try $0.text(2), sql: try $0.text(3)) }
+            SELECT rowid, name, lower(tbl_name), sql FROM sqlite_master
+             WHERE type = 'trigger' AND lower(tbl_name) IN ('movies', 'movie_genres') ORDER BY rowid
+            """) { (rowid: try $0.int64(0), name: try $0.text(1), table: try $0.text(2), sql: $0.optionalText(3) ?? "") }
         var oldestOwn: [String: Int64] = [:]
         for trigger in triggers where isDerived(trigger.name) && oldestOwn[trigger.table] == nil {
             oldestOwn[trigger.table] = trigger.rowid
         }
-        return triggers.first { trigger in
+        let first = triggers.first { trigger in
             guard !isDerived(trigger.name), let own = oldestOwn[trigger.table], trigger.rowid > own else { return false }
-            let sql = trigger.sql.lowercased()
-            guard let body = sql.firstRange(of: "begin") else { return true }
-            return sql[body.upperBound...].contains("movie")
-        }?.name
+            return TriggerTiming.firesAfter(trigger.sql)
+        }
+        return first.map { "the catalog's own trigger \($0.name.quotedForMessage) fires before moviecat's" }
     }
 
     /// Whether a sqlite3 user added a unique index to movies: a REPLACE through it deletes rows

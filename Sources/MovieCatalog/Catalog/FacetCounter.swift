@@ -107,6 +107,7 @@ public struct FacetCounter {
         // The stored blocks (movie_facet_totals): with nothing selected their counts, else their
         // packed rows, when the set has nothing the packed rows lack (`testedInMovies`).
         let stored = try db.hasSchemaObject(FacetTotals.name)
+        if stored { FacetTotals.storeMissing(db) }
         let packed: FacetTotals.Form? = stored && others.isEmpty ? .rows(excluding: excludedBits) : nil
         if packedOnly, packed == nil || set.isEmpty { return nil }   // as canCountFromPackedRows says
         // A part that fails (say, no connection to spare) leaves the work to the single scan.
