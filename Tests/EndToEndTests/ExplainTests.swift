@@ -20,7 +20,7 @@ import Testing
         try #require(chosenAt == 0 && chosenAt < sqlAt && sqlAt < bindingsAt && bindingsAt < planAt, "sections out of order\n\(run)")
         // The chosen driver, the cost of each one considered, and whether a count is split.
         let costs = lines[2...].prefix { $0 != "SQL:" }
-        let notes = ["  on a large catalog", "  counted in moviecat", "  (blocks without", "  the page ends among"]
+        let notes = ["  on a large catalog", "  counted in moviecat", "  (blocks without", "  the page ends among", "  a deep page:"]
         #expect(lines[1].hasPrefix("  ") && costs.filter { line in !notes.contains { line.hasPrefix($0) } }.allSatisfy { $0.hasPrefix("  cost of ") }, "\(run)")
         let sql = lines[(sqlAt + 1)..<bindingsAt].map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
         var bindings: [String] = []
@@ -205,6 +205,28 @@ import Testing
         // A first page of few ties says nothing of the kind.
         let oldest = try box.moviecat("filter", "--sort", "year", "--limit", "10", "--explain")
         #expect(oldest.status == 0 && !oldest.stdout.contains("the page ends among"), "\(oldest)")
+    }
+
+    @Test("a deep page by rating says how many matches it skipped by counting each rating, and lists the plain query's movies")
+    func deepPageSkip() throws {
+        let box = try Sandbox()
+        // 60,000 movies, 600 of each rating 0.0 to 9.9: past 50,000 rows a page is deep.
+        var csv = "title,year,rating\n"
+        for i in 0..<60_000 { csv += "Film \(i),\(1950 + i % 70),\(Double(i % 100) / 10)\n" }
+        let file = try box.write("deep.csv", csv)
+        #expect(try box.moviecat("import", file, "--quiet").status == 0)
+        let run = try box.moviecat("filter", "--sort", "rating", "--offset", "55000", "--limit", "5", "--explain")
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stdout.contains("  a deep page: each rating's matches counted first; the 54,600 before rating 9.1 skipped, those from there to the page's end numbered\n"), "\(run)")
+        _ = try Self.parse(run)
+        for (sort, order) in [("rating", "rating"), ("year", "year DESC")] {
+            var arguments = ["filter", "--sort", sort, "--offset", "55000", "--limit", "5", "--format", "csv"]
+            if order.hasSuffix("DESC") { arguments.append("--desc") }
+            let listed = try box.moviecat(arguments)
+            let ids = listed.stdout.split(separator: "\n").dropFirst().map { String($0.prefix { $0 != "," }) }
+            let plain = try box.sql("SELECT id FROM movies ORDER BY \(order), title COLLATE NOCASE, ifnull(year, 0), ifnull(imdb_id, ''), id LIMIT 5 OFFSET 55000")
+            #expect(ids == plain && ids.count == 5, "\(sort)")
+        }
     }
 
     @Test("presets show NAME --sql explains the saved set")

@@ -197,6 +197,38 @@ import TestSupport
         #expect(try catalog.movies(deep).isEmpty)
     }
 
+    @Test("a deep page by a facet column numbers only the key values it spans, found by counting each: the plain query's page at any offset, NULLs last",
+          arguments: [SortKey.rating, .year, .votes, .duration])
+    func deepPageSkipsValues(_ key: SortKey) throws {
+        let (catalog, dir) = try Self.syntheticCatalog(5_000)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // Movies without a rating or a duration too (votes: one in ten already).
+        try catalog.db.execute("UPDATE movies SET rating = NULL WHERE id % 9 = 0; UPDATE movies SET duration_minutes = NULL WHERE id % 11 = 0")
+        var skips = 0
+        for filters in [FilterSet(), FilterSet([.genre("comedy"), .rating(.range(2, nil))])] {
+            for descending in [false, true] {
+                for offset in [1_001, 2_345, 4_400, 4_990, 6_000] {
+                    for limit in [1, 50, 700, nil] as [Int?] {
+                        let query = MovieQuery(filters: filters, sort: key, descending: descending, limit: limit, offset: offset)
+                        var planner = try Self.planner(catalog, filters)
+                        planner.deepPage = 1_000
+                        let expected = try Self.plainIDs(catalog, query)
+                        for driver in [try planner.select(query, columns: MovieColumns.select).driver, .scan] {
+                            let plan = try planner.select(query, columns: MovieColumns.select, forcing: driver)
+                            #expect(try catalog.db.query(plan.sql.sql, plan.sql.bindings) { try $0.int64(0) } == expected,
+                                    "\(filters) \(key) desc \(descending) offset \(offset) limit \(String(describing: limit)) \(driver)")
+                            if let skipped = plan.skipped {
+                                skips += 1
+                                #expect(skipped.field == key.field && skipped.movies <= Int64(offset))
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        #expect(skips > 40, "the skip was used \(skips) times")
+    }
+
     @Test("a page at the end of Int64 neither overflows nor walks")
     func hugePage() throws {
         let (catalog, dir) = try Self.syntheticCatalog(2_000)

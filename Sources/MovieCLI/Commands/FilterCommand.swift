@@ -98,6 +98,10 @@ enum FilterCommand {
         if let tie = plan.largeTie {
             out.write("  the page ends among the many movies with \(tie.field.name) \(TextEscaping.visible(tie.value.description)): those walked in title order\n")
         }
+        if let skipped = plan.skipped {
+            let value = skipped.before == .null ? "no \(skipped.field.name)" : "\(skipped.field.name) \(TextEscaping.visible(skipped.before.description))"
+            out.write("  a deep page: each \(skipped.field.name)'s matches counted first; the \(NumberText.grouped(Int(skipped.movies))) before \(value) skipped, those from there to the page's end numbered\n")
+        }
         let sql = plan.sql
         out.write("SQL:\n  \(sql.sql)\n")
         out.write("BINDINGS:\n")

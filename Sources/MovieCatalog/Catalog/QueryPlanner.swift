@@ -45,6 +45,9 @@ public struct QueryPlan: Sendable {
     /// For a listing of every match (no page): the driver's `FROM ... WHERE`, whose rows (`m`) are
     /// exactly the matches, so that a question about them (has one a value?) follows the plan.
     public internal(set) var source: SQLFragment? = nil
+    /// For a deep page by a facet column: the matches before the page's first key value, skipped
+    /// by counting each value (`KeyValueSkip`), and that value.
+    public internal(set) var skipped: (field: MovieField, movies: Int64, before: SQLValue)? = nil
 }
 
 /// Chooses how to run a filter query: walk the sort key's index and stop after the page (broad
@@ -149,7 +152,7 @@ struct QueryPlanner {
             : query.sort.orderBy(descending: query.descending, column: keyColumn)
         let page = SQLFragment(" LIMIT ? OFFSET ?", [.integer(Int64(query.limit ?? -1)), .integer(Int64(query.offset ?? 0))])
         let sql: SQLFragment
-        var ties: SQLValue?
+        var ties: SQLValue?, skip: KeyValueSkip?
         if case .sortOrder(let key) = driver {
             ties = try key.field.flatMap { try largeTies(of: $0, descending: query.descending, wanted: Int64(wantedRows), sample: sample) }
             sql = walkSQL(query, select: select, wanted: Int64(wantedRows), ties: ties)
@@ -164,16 +167,37 @@ struct QueryPlanner {
             // no limit, `--offset 9490000` 93 s). The numbered rows come in their order, which the
             // LIMIT takes and the join keeps (movies inside: CROSS JOIN), so none is sorted again
             // (an ORDER BY n sorted every row past the offset again: 8.4 s against 5.1 s).
+            var source = from(driver), offset = Int64(query.offset ?? 0)
+            skip = try keySkip(query, driver: driver, offset: offset)
+            if let skip {
+                source = source + SQLFragment(" AND ") + skip.condition
+                offset -= skip.skipped
+            }
             sql = SQLFragment("SELECT \(select) FROM (SELECT id FROM (SELECT m.id AS id, row_number() OVER (ORDER BY \(order)) AS n ")
-                + from(driver) + SQLFragment(") WHERE n > ? LIMIT ?) p CROSS JOIN movies m ON m.id = p.id",
-                                             [.integer(Int64(query.offset ?? 0)), .integer(Int64(query.limit ?? -1))])
+                + source + SQLFragment(") WHERE n > ? LIMIT ?) p CROSS JOIN movies m ON m.id = p.id",
+                                       [.integer(offset), .integer(Int64(query.limit ?? -1))])
         } else {
             sql = SQLFragment("SELECT \(select) ") + from(driver) + SQLFragment(" ORDER BY \(order)")
         }
         var plan = QueryPlan(driver: driver, sql: sql, costs: costs, movies: sample.movies, matches: matches)
         if case .sortOrder(let key) = driver, let field = key.field, let ties { plan.largeTie = (field, ties) }
         if !paged && query.offset == nil { plan.source = from(driver) }
+        if let skip, let field = query.sort.field { plan.skipped = (field, skip.skipped, skip.first) }
         return plan
+    }
+
+    /// The key values a deep page by a facet column spans (`KeyValueSkip`), when its offset is
+    /// deep and the driver's rows have movie_facets' column (the key read there, one type).
+    private func keySkip(_ query: MovieQuery, driver: QueryPlan.Driver, offset: Int64) throws -> KeyValueSkip? {
+        guard let field = query.sort.field, offset > Int64(deepPage) else { return nil }
+        let titled = !filters.elements(of: .title).isEmpty
+        switch driver {
+        case .facet(.title), .imdbID: guard readsFacets else { return nil }
+        case .scan, .sortOrder: guard readsFacets || !titled else { return nil }
+        case .facet: break
+        }
+        return try KeyValueSkip.find(db, field: field, column: "f." + MovieFacetsTable.column(of: field), from: from(driver, joiningMovies: readsMovies),
+                                     descending: query.descending, offset: offset, limit: query.limit.map(Int64.init))
     }
 
     /// A page read by walking the sort key's index (`walk`), then its movies.
