@@ -212,26 +212,39 @@ import TestSupport
         #expect(try counter.talliedCounts(for: FilterSet()) == (try counter.sqlCounts(for: FilterSet())))
     }
 
-    @Test("facets stores the blocks a sqlite3 user's write left without a row, when the write lock is free; blocks without facet rows (sparse ids) are not missing")
+    @Test("facets stores the blocks a sqlite3 user's write left without a row, when there are several and the write lock is free; blocks without facet rows (sparse ids) are not missing")
     func readStoresMissingBlocks() throws {
-        let (catalog, dir, _) = try Self.spreadCatalog(30, seed: 5)
+        let (catalog, dir) = try BulkLoadTests.catalog([:])
         defer { try? FileManager.default.removeItem(at: dir) }
+        // 100 movies, one a block, and the spread ones' empty blocks between.
+        try catalog.db.execute("""
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 100)
+            INSERT INTO movies (id, title, year, rating) SELECT i * 4096 + i, 'M' || i, 1900 + i, i % 10 FROM n;
+            INSERT INTO movies (id, title) VALUES (1000000000, 'Far');
+            """)
         try catalog.db.transaction { try FacetTotals.fill(catalog.db) }
-        #expect(try FacetTotals.missingBlocks(catalog.db) == false)
-        #expect(try Self.blocksWithRows(catalog.db).count > 3)
-        try catalog.db.execute("UPDATE movies SET votes = 7")
-        #expect(try catalog.db.intScalar("SELECT count(*) FROM movie_facet_totals") == 0)
-        #expect(try FacetTotals.missingBlocks(catalog.db))
+        #expect(try FacetTotals.missingBlocks(catalog.db) == 0)
         let counter = FacetCounter(catalog: catalog)
-        #expect(try counter.talliedCounts(for: FilterSet()) == (try counter.sqlCounts(for: FilterSet())))
+        func stored() throws -> Int { try catalog.db.intScalar("SELECT count(*) FROM movie_facet_totals") }
+        #expect(try stored() == 101)
+        // A write that touches every block: all missing, stored again by the next facets.
+        try catalog.db.execute("UPDATE movies SET votes = 7")
+        #expect(try stored() == 0)
+        #expect(try FacetTotals.missingBlocks(catalog.db) == FacetTotals.worthStoring)
+        #expect(try counter.counts(for: FilterSet()) == (try counter.sqlCounts(for: FilterSet())))
         #expect(Set(try catalog.db.query("SELECT block FROM movie_facet_totals") { try $0.int64(0) }) == (try Self.blocksWithRows(catalog.db)))
         #expect(try Self.staleBlocks(catalog.db) == [])
-        #expect(try FacetTotals.missingBlocks(catalog.db) == false)
-        // One block's row gone: only it is missing, and stored again.
-        try catalog.db.execute("UPDATE movies SET votes = 8 WHERE id = (SELECT max(id) FROM movies)")
-        #expect(try FacetTotals.missingBlocks(catalog.db))
-        #expect(try counter.talliedCounts(for: FilterSet()) == (try counter.sqlCounts(for: FilterSet())))
-        #expect(try FacetTotals.missingBlocks(catalog.db) == false)
+        #expect(try FacetTotals.missingBlocks(catalog.db) == 0)
+        // A few blocks' rows gone: tallied from their rows, nothing written.
+        try catalog.db.execute("UPDATE movies SET votes = 8 WHERE id IN (4097, 8194, 1000000000)")
+        // The far one lies past the 64 empty blocks probed after the last stored one.
+        #expect(try FacetTotals.missingBlocks(catalog.db) == 2)
+        #expect(try FacetTotals.missingBlocks(catalog.db, probes: 1_000_000) == 3)
+        #expect(try counter.counts(for: FilterSet()) == (try counter.sqlCounts(for: FilterSet())))
+        #expect(try stored() == 98)
+        // Probes are bounded: past them, no block is looked for.
+        #expect(try FacetTotals.missingBlocks(catalog.db, probes: 1) == 1)
+        #expect(try FacetTotals.missingBlocks(catalog.db, probes: 0) == 0)
     }
 
     @Test("with the write lock held elsewhere, the next open and facets answer at once, storing nothing")
@@ -248,8 +261,9 @@ import TestSupport
         let counter = FacetCounter(catalog: catalog)
         try catalog.db.withBusyTimeout(0) {
             try FacetStructureTests.reopen(catalog)
-            #expect(try counter.talliedCounts(for: FilterSet()) == (try counter.sqlCounts(for: FilterSet())))
         }
+        // facets tries to store the blocks: the lock is taken, so it tallies their rows at once.
+        #expect(try counter.counts(for: FilterSet()) == (try counter.sqlCounts(for: FilterSet())))
         #expect(try catalog.db.intScalar("SELECT count(*) FROM movie_facet_totals") == 0)
     }
 

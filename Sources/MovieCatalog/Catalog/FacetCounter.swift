@@ -42,8 +42,10 @@ public struct FacetCounter {
         try db.forEachRow(query.sql, query.bindings) { tally.add(row: $0, from: 0) }
     }
 
-    /// Counts for every listed facet under `set`.
+    /// Counts for every listed facet under `set`; first stores the blocks of movie_facet_totals
+    /// a sqlite3 user's writes left without a row, when the write lock is free (`storeMissing`).
     public func counts(for set: FilterSet) throws -> [FacetCounts] {
+        FacetTotals.storeMissing(catalog.db)
         if let tallied = try talliedCounts(for: set) { return tallied }
         return try sqlCounts(for: set)
     }
@@ -107,7 +109,6 @@ public struct FacetCounter {
         // The stored blocks (movie_facet_totals): with nothing selected their counts, else their
         // packed rows, when the set has nothing the packed rows lack (`testedInMovies`).
         let stored = try db.hasSchemaObject(FacetTotals.name)
-        if stored { FacetTotals.storeMissing(db) }
         let packed: FacetTotals.Form? = stored && others.isEmpty ? .rows(excluding: excludedBits) : nil
         if packedOnly, packed == nil || set.isEmpty { return nil }   // as canCountFromPackedRows says
         // A part that fails (say, no connection to spare) leaves the work to the single scan.

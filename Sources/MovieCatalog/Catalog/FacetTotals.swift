@@ -116,30 +116,53 @@ enum FacetTotals {
         }
     }
 
-    /// Stores the blocks a sqlite3 user's writes left without a row, when any are missing and the
-    /// write lock is free at once (a read never waits for a writer): otherwise every `facets`
-    /// would tally their rows until moviecat's next write (all of them after an edit of every
-    /// movie: 2.5 s a screen at 10M movies, 16 ms stored). Outside any transaction only; a
-    /// failure leaves the rows to be tallied.
+    /// Stores the blocks a sqlite3 user's writes left without a row, when at least
+    /// `worthStoring` of them have facet rows and the write lock is free at once (a read never
+    /// waits for a writer): otherwise every `facets` would tally their rows until moviecat's next
+    /// write (all of them after an edit of every movie: 2.5 s a screen at 10M movies, 16 ms
+    /// stored). A few blocks are tallied from their rows as fast, with no write. Outside any
+    /// transaction only; a failure leaves the rows to be tallied.
     static func storeMissing(_ db: Database) {
-        guard !db.inTransaction, (try? missingBlocks(db)) == true else { return }
+        guard !db.inTransaction, (try? missingBlocks(db)) ?? 0 >= worthStoring else { return }
         try? db.withBusyTimeout(0) { try db.transaction { try fill(db) } }
     }
 
-    /// Whether a block with facet rows has no row here: stored blocks counted against the span
-    /// (a few thousand rows at 10M movies), then, when fewer, each run of blocks between them
-    /// probed for a facet row (sparse ids leave blocks without any).
-    static func missingBlocks(_ db: Database) throws -> Bool {
-        guard try db.hasSchemaObject(name), let ids = try MovieFacetsTable.idBounds(db) else { return false }
+    /// The fewest missing blocks with facet rows that `storeMissing` stores.
+    static let worthStoring = 8
+
+    /// How many blocks with facet rows have no row here, counted up to `worthStoring`: stored
+    /// blocks counted against the span (a few thousand rows at 10M movies), then, when fewer,
+    /// the blocks between them probed for a facet row, at most `probes` of them (sparse ids leave
+    /// blocks without any: a catalog of spread ids is not probed block by block at every call).
+    static func missingBlocks(_ db: Database, probes: Int = 64) throws -> Int {
+        guard try db.hasSchemaObject(name), let ids = try MovieFacetsTable.idBounds(db) else { return 0 }
         let first = ids.lowerBound >> shift, last = ids.upperBound >> shift
-        let bounds: [SQLValue] = [.integer(first), .integer(last)]
-        let count = try db.intScalar("SELECT count(*) FROM movie_facet_totals WHERE block BETWEEN ? AND ?", bounds)
-        guard Int128(count) < Int128(last) - Int128(first) + 1 else { return false }
-        for run in uncovered(ids, try storedBlocks(db, within: ids)) {
-            let rows = FacetTotals.ids(run.lowerBound, run.upperBound).clamped(to: ids)
-            if try db.intScalar("SELECT EXISTS (SELECT 1 FROM movie_facets WHERE id BETWEEN ? AND ?)", bindings(rows)) == 1 { return true }
+        let count = try db.intScalar("SELECT count(*) FROM movie_facet_totals WHERE block BETWEEN ? AND ?", [.integer(first), .integer(last)])
+        guard Int128(count) < Int128(last) - Int128(first) + 1 else { return 0 }
+        // The stored blocks walked in order, each gap before one probed as it is met.
+        let probe = try db.prepare("SELECT EXISTS (SELECT 1 FROM movie_facets WHERE id BETWEEN ? AND ?)")
+        var missing = 0, probed = 0
+        func probeGap(_ gap: ClosedRange<Int64>) throws {
+            var block = gap.lowerBound
+            while probed < probes, missing < worthStoring {
+                try probe.bind(bindings(FacetTotals.ids(block, block).clamped(to: ids)))
+                if try probe.step(), probe.optionalInt(0) == 1 { missing += 1 }
+                probe.reset()
+                probed += 1
+                if block == gap.upperBound { return }
+                block += 1
+            }
         }
-        return false
+        let stored = try db.prepare("SELECT block FROM movie_facet_totals WHERE block BETWEEN ? AND ? ORDER BY block")
+        try stored.bind([.integer(first), .integer(last)])
+        var next = first
+        while probed < probes, missing < worthStoring, try stored.step() {
+            let block = Int64(stored.optionalInt(0) ?? 0)
+            if block > next { try probeGap(next...(block - 1)) }
+            next = block + 1
+        }
+        if next <= last { try probeGap(next...last) }
+        return missing
     }
 
     /// The stored blocks of the ids `ids`, ascending.
