@@ -227,6 +227,28 @@ import TestSupport
             }
         }
         #expect(skips > 40, "the skip was used \(skips) times")
+        // Past `mostValues` key values the count stops (memory stays flat) and every match is numbered.
+        let source = SQLFragment("FROM movie_facets f WHERE 1")
+        let votes = try KeyValueSkip.find(catalog.db, field: .votes, column: "f.votes", from: source, descending: false, offset: 2_000, limit: 5)
+        #expect(votes != nil)
+        #expect(try KeyValueSkip.find(catalog.db, field: .votes, column: "f.votes", from: source, descending: false, offset: 2_000, limit: 5, mostValues: 100) == nil)
+    }
+
+    @Test("a deep page's count is skipped where it cannot pay: a page past the matches, one among the many movies without a key, titles tested one by one")
+    func deepPageWithoutCount() throws {
+        let (catalog, dir) = try Self.syntheticCatalog(5_000)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try catalog.db.execute("UPDATE movies SET votes = NULL WHERE id % 4 <> 0")
+        for (filters, sort, offset) in [(FilterSet([.genre("western")]), SortKey.rating, 1_001),
+                                        (FilterSet(), .votes, 4_000),
+                                        (FilterSet([.title("movie 1")]), .rating, 1_001)] {
+            let query = MovieQuery(filters: filters, sort: sort, limit: 5, offset: offset)
+            var planner = try Self.planner(catalog, filters)
+            planner.deepPage = 1_000
+            let plan = try planner.select(query, columns: MovieColumns.select)
+            #expect(plan.skipped == nil && plan.sql.sql.contains("row_number() OVER"), "\(filters) \(sort)")
+            #expect(try catalog.db.query(plan.sql.sql, plan.sql.bindings) { try $0.int64(0) } == Self.plainIDs(catalog, query))
+        }
     }
 
     @Test("a page at the end of Int64 neither overflows nor walks")

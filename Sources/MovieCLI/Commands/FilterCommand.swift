@@ -100,7 +100,7 @@ enum FilterCommand {
         }
         if let skipped = plan.skipped {
             let value = skipped.before == .null ? "no \(skipped.field.name)" : "\(skipped.field.name) \(TextEscaping.visible(skipped.before.description))"
-            out.write("  a deep page: each \(skipped.field.name)'s matches counted first; the \(NumberText.grouped(Int(skipped.movies))) before \(value) skipped, those from there to the page's end numbered\n")
+            out.write("  a deep page: the matches of each \(skipped.field.name) value counted first; the \(NumberText.grouped(Int(skipped.movies))) before \(value) skipped, those from there to the page's end numbered\n")
         }
         let sql = plan.sql
         out.write("SQL:\n  \(sql.sql)\n")

@@ -17,13 +17,19 @@ struct KeyValueSkip {
     /// as much, and the count was for nothing (a key most movies lack, say).
     static let worthwhileShare = 0.5
 
+    /// The most key values counted: past them the count stops and the page numbers every match
+    /// (votes may be nearly unique; a value's count costs some 100 bytes, and memory stays flat).
+    static let mostValues = 50_000
+
     /// The skip for a page at `offset` (of `limit` rows, or all the rest) of the matches `source`
     /// (a `FROM ... WHERE` over movie_facets `f`) in `column`'s order (f's column for `field`, one
     /// type in that STRICT table: REAL for rating, INTEGER otherwise; NULL last either way), or
     /// nil when it would not pay.
     static func find(_ db: Database, field: MovieField, column: String, from source: SQLFragment,
-                     descending: Bool, offset: Int64, limit: Int64?) throws -> KeyValueSkip? {
-        let values = try counts(db, real: field == .rating, column: column, from: source, descending: descending)
+                     descending: Bool, offset: Int64, limit: Int64?, mostValues: Int = mostValues) throws -> KeyValueSkip? {
+        guard let values = try counts(db, real: field == .rating, column: column, from: source, descending: descending, mostValues: mostValues) else {
+            return nil
+        }
         let total = values.reduce(0) { $0 + $1.count }
         var before: Int64 = 0, first = 0
         while first < values.count, before + values[first].count <= offset {
@@ -48,19 +54,22 @@ struct KeyValueSkip {
                             skipped: before, first: values[first].value)
     }
 
-    /// The matches of each key value, in the page's order, NULL last.
+    /// The matches of each key value, in the page's order, NULL last; nil past `mostValues` values.
     private static func counts(_ db: Database, real: Bool, column: String, from source: SQLFragment,
-                               descending: Bool) throws -> [(value: SQLValue, count: Int64)] {
+                               descending: Bool, mostValues: Int) throws -> [(value: SQLValue, count: Int64)]? {
         var reals: [Double: Int64] = [:], integers: [Int64: Int64] = [:], nulls: Int64 = 0
-        try db.forEachRow("SELECT \(column) " + source.sql, source.bindings) { row in
+        let statement = try db.prepare("SELECT \(column) " + source.sql)
+        try statement.bind(source.bindings)
+        while try statement.step() {
             if real {
                 // Swift's == and hash take -0.0 as 0.0, as SQLite compares them; SQLite stores no NaN.
-                if let value = row.optionalDouble(0) { reals[value, default: 0] += 1 } else { nulls += 1 }
-            } else if let value = row.optionalInt(0) {
+                if let value = statement.optionalDouble(0) { reals[value, default: 0] += 1 } else { nulls += 1 }
+            } else if let value = statement.optionalInt(0) {
                 integers[Int64(value), default: 0] += 1
             } else {
                 nulls += 1
             }
+            if reals.count + integers.count > mostValues { return nil }
         }
         var values = real ? reals.sorted { descending ? $0.key > $1.key : $0.key < $1.key }.map { (SQLValue.real($0.key), $0.value) }
             : integers.sorted { descending ? $0.key > $1.key : $0.key < $1.key }.map { (SQLValue.integer($0.key), $0.value) }
@@ -74,5 +83,26 @@ struct KeyValueSkip {
         let bound = descending ? "<=" : ">="
         if last == .null { return SQLFragment("(\(column) \(bound) ? OR \(column) IS NULL)", [first]) }
         return SQLFragment("\(column) BETWEEN ? AND ?", descending ? [last, first] : [first, last])
+    }
+}
+
+extension QueryPlanner {
+    /// The key values a deep page by a facet column spans (`KeyValueSkip`), when its offset is
+    /// deep and the driver's rows have movie_facets' column (the key read there, one type), and
+    /// the sample (`matches`, those with a key: `keyed`) says the count may pay: not for a page
+    /// past the matches (numbering them is cheaper), nor for a page among the movies without a key when
+    /// they are most matches, nor for titles tested one by one (the count would test them all again).
+    func keySkip(_ query: MovieQuery, driver: QueryPlan.Driver, offset: Int64, matches: Double, keyed: Double) throws -> KeyValueSkip? {
+        guard let field = query.sort.field, offset > Int64(deepPage), matches > Double(offset) else { return nil }
+        if matches - keyed >= matches * KeyValueSkip.worthwhileShare && Double(offset) >= keyed { return nil }
+        let titled = !filters.elements(of: .title).isEmpty
+        switch driver {
+        case .facet(.title): guard titleIsExact && readsFacets else { return nil }
+        case .imdbID: guard readsFacets else { return nil }
+        case .scan, .sortOrder: guard !titled else { return nil }
+        case .facet: guard !titled || titleIsExact else { return nil }
+        }
+        return try KeyValueSkip.find(db, field: field, column: "f." + MovieFacetsTable.column(of: field), from: from(driver, joiningMovies: readsMovies),
+                                     descending: query.descending, offset: offset, limit: query.limit.map(Int64.init))
     }
 }

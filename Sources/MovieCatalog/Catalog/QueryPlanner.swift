@@ -168,7 +168,7 @@ struct QueryPlanner {
             // LIMIT takes and the join keeps (movies inside: CROSS JOIN), so none is sorted again
             // (an ORDER BY n sorted every row past the offset again: 8.4 s against 5.1 s).
             var source = from(driver), offset = Int64(query.offset ?? 0)
-            skip = try keySkip(query, driver: driver, offset: offset)
+            skip = try keySkip(query, driver: driver, offset: offset, matches: matches, keyed: sample.estimate(sample.keyedMatches))
             if let skip {
                 source = source + SQLFragment(" AND ") + skip.condition
                 offset -= skip.skipped
@@ -184,20 +184,6 @@ struct QueryPlanner {
         if !paged && query.offset == nil { plan.source = from(driver) }
         if let skip, let field = query.sort.field { plan.skipped = (field, skip.skipped, skip.first) }
         return plan
-    }
-
-    /// The key values a deep page by a facet column spans (`KeyValueSkip`), when its offset is
-    /// deep and the driver's rows have movie_facets' column (the key read there, one type).
-    private func keySkip(_ query: MovieQuery, driver: QueryPlan.Driver, offset: Int64) throws -> KeyValueSkip? {
-        guard let field = query.sort.field, offset > Int64(deepPage) else { return nil }
-        let titled = !filters.elements(of: .title).isEmpty
-        switch driver {
-        case .facet(.title), .imdbID: guard readsFacets else { return nil }
-        case .scan, .sortOrder: guard readsFacets || !titled else { return nil }
-        case .facet: break
-        }
-        return try KeyValueSkip.find(db, field: field, column: "f." + MovieFacetsTable.column(of: field), from: from(driver, joiningMovies: readsMovies),
-                                     descending: query.descending, offset: offset, limit: query.limit.map(Int64.init))
     }
 
     /// A page read by walking the sort key's index (`walk`), then its movies.
@@ -322,7 +308,7 @@ struct QueryPlanner {
     /// `FROM ... WHERE ...` of a driver: movie_facets f and (unless not `joiningMovies`) movies m,
     /// in the order and with the index the driver says; `inIDOrder`, a scan reads movies by id
     /// (a count, which can then be split by id range).
-    private func from(_ driver: QueryPlan.Driver, joiningMovies: Bool = true, inIDOrder: Bool = false) -> SQLFragment {
+    func from(_ driver: QueryPlan.Driver, joiningMovies: Bool = true, inIDOrder: Bool = false) -> SQLFragment {
         let movies = joiningMovies ? " CROSS JOIN movies m ON m.id = f.id" : ""
         // Random lookups into movie_facets cost more than they save when no condition reads it.
         let facets = readsFacets ? " CROSS JOIN movie_facets f ON f.id = m.id" : ""
