@@ -251,6 +251,33 @@ import TestSupport
         }
     }
 
+    @Test("a selection the sample barely sees is counted exactly in its own index: the plan knows its few matches and walks no sort order for them")
+    func rareSelection() throws {
+        let (catalog, dir) = try Self.syntheticCatalog(20_000)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try catalog.db.execute("""
+            INSERT INTO genres (code, name) VALUES ('noir', 'Noir');
+            INSERT INTO movie_genres (movie_id, genre_id) SELECT 777, id FROM genres WHERE code = 'noir';
+            UPDATE movies SET year = 2050 WHERE id IN (5, 15000);
+            """)
+        for (filters, exact) in [(FilterSet([.genre("noir")]), 1.0), (FilterSet([.year(.range(2050, 2050))]), 2.0),
+                                 (FilterSet([.genre("noir"), .year(.range(2050, 2050))]), 1.0)] {
+            let query = MovieQuery(filters: filters, sort: .title, limit: 5)
+            let planner = try Self.planner(catalog, filters)
+            let plan = try planner.select(query, columns: MovieColumns.select)
+            #expect(plan.matches == exact, "\(filters)")
+            // The walk would read every movie to find five: costed so.
+            let walk = try #require(plan.costs.first { $0.driver == .sortOrder(.title) })
+            #expect(walk.rows >= 20_000, "\(filters): \(plan.costs)")
+            #expect(plan.driver != .sortOrder(.title) && plan.driver != .scan, "\(filters): \(plan.driver)")
+            #expect(try catalog.db.query(plan.sql.sql, plan.sql.bindings) { try $0.int64(0) } == Self.plainIDs(catalog, query))
+        }
+        // A selection the sample sees often is not counted.
+        let broad = try Self.planner(catalog, FilterSet([.genre("comedy")]))
+        let sample = try QuerySample(catalog.db, condition: broad.condition, facets: [(.genre, broad.condition)], keyColumn: nil, joiningMovies: false)
+        #expect(try broad.rareFacetCounts(sample).isEmpty)
+    }
+
     @Test("a page at the end of Int64 neither overflows nor walks")
     func hugePage() throws {
         let (catalog, dir) = try Self.syntheticCatalog(2_000)

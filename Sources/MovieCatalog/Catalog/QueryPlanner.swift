@@ -134,8 +134,8 @@ struct QueryPlanner {
                              costs: [(.sortOrder(.title), 2 * rows * Self.probeCost)], movies: movies, matches: movies)
         }
         let keyColumn = query.sort.field.map { "f." + MovieFacetsTable.column(of: $0) }
-        let (sample, candidates) = try estimate(keyColumn: keyColumn, counting: false)
-        let matches = sample.estimate(sample.matches)
+        let (sample, candidates, bound) = try estimate(keyColumn: keyColumn, counting: false)
+        let matches = min(sample.estimate(sample.matches), bound)
         let paged = query.limit != nil
         // The rows a page needs from the start; a sum past Int64 is all of them.
         let (sum, overflow) = (query.limit ?? 0).addingReportingOverflow(query.offset ?? 0)
@@ -143,7 +143,7 @@ struct QueryPlanner {
         var costs = candidates.map { ($0.driver, $0.rows + matches * Self.sortCost) }
         // Any set but an IMDb id's (one movie) may walk: the empty set, or one of facets without an
         // index of their own (certification, excluded genres), too.
-        if paged, candidates.first?.driver != .imdbID, let walk = walkCost(query.sort, wanted: wanted, sample: sample) {
+        if paged, candidates.first?.driver != .imdbID, let walk = walkCost(query.sort, wanted: wanted, sample: sample, matchesBound: bound) {
             costs.append((.sortOrder(query.sort), walk))
         }
         let driver = forced ?? choose(costs)
@@ -195,7 +195,7 @@ struct QueryPlanner {
 
     /// The plan that counts the set's movies (`forcing` a driver: tests).
     func count(forcing forced: QueryPlan.Driver? = nil) throws -> QueryPlan {
-        let (sample, costs) = try estimate(keyColumn: nil, counting: true)
+        let (sample, costs, _) = try estimate(keyColumn: nil, counting: true)
         let driver = forced ?? choose(costs)
         // Exact phrases test the titles in the index: movies is read only for an IMDb id.
         let testedInMovies: Set<Facet> = driver == .facet(.title) && titleIsExact ? [.imdb] : [.title, .imdb]
@@ -212,7 +212,7 @@ struct QueryPlanner {
     }
 
     /// The selected facets with an index to start from (titles only when the index can find them).
-    private var drivable: [(facet: Facet, index: String)] {
+    var drivable: [(facet: Facet, index: String)] {
         Self.facetIndexes.filter {
             !filters.elements(of: $0.facet).isEmpty && indexes.contains($0.index) && ($0.facet != .title || titleQuery != nil)
         }
@@ -231,9 +231,10 @@ struct QueryPlanner {
 
     /// The sample, and the cost of each driver that finds every match (rows touched), for a page
     /// of movies or (`counting`) their number.
-    private func estimate(keyColumn: String?, counting: Bool) throws -> (QuerySample, [(driver: QueryPlan.Driver, rows: Double)]) {
+    /// Also the most movies the set can match, when a rare facet's exact count bounds it.
+    private func estimate(keyColumn: String?, counting: Bool) throws -> (QuerySample, [(driver: QueryPlan.Driver, rows: Double)], Double) {
         if filters.elements.contains(where: { $0.facet == .imdb }) {
-            return (QuerySample(), [(.imdbID, 1)])
+            return (QuerySample(), [(.imdbID, 1)], .infinity)
         }
         // Many titles are tested through the title index for the sample: one lookup of them all,
         // then a probe a row, where each title's own test a row took seconds (3,000 titles).
@@ -252,6 +253,7 @@ struct QueryPlanner {
                 : SQLBuilder.condition(facet: $0.facet, elements: filters.elements(of: $0.facet), on: columns))
         }, keyColumn: keyColumn, joiningMovies: readsMovies)
         var costs: [(driver: QueryPlan.Driver, rows: Double)] = [(.scan, sample.movies * Self.scanCost)]
+        let rare = try rareFacetCounts(sample)
         for (facet, _) in drivable {
             // A genre or title costs twice: its ids are listed (from movie_genres, or the trigrams'
             // lists), then each row is looked up. Exact title phrases list only matches, and a
@@ -264,18 +266,20 @@ struct QueryPlanner {
             case .title: perRow = 2 * Self.probeCost
             default: perRow = Self.probeCost
             }
-            costs.append((.facet(facet), sample.estimate(sample.facetMatches[facet] ?? 0) * perRow))
+            costs.append((.facet(facet), (rare[facet] ?? sample.estimate(sample.facetMatches[facet] ?? 0)) * perRow))
         }
-        return (sample, costs)
+        return (sample, costs, rare.values.min() ?? .infinity)
     }
 
-    /// The rows the sort-order walk touches to fill `wanted` rows, or nil when an index it needs is missing.
-    private func walkCost(_ key: SortKey, wanted: Double, sample: QuerySample) -> Double? {
+    /// The rows the sort-order walk touches to fill `wanted` rows, or nil when an index it needs
+    /// is missing; the set matches at most `matchesBound` movies (a rare facet's exact count).
+    private func walkCost(_ key: SortKey, wanted: Double, sample: QuerySample, matchesBound: Double) -> Double? {
         guard indexes.contains(Self.titleIndex) else { return nil }
         let rows = sample.movies
-        guard let field = key.field else { return min(rows, wanted / sample.share(sample.matches)) * Self.probeCost }
+        let share = min(sample.share(sample.matches), matchesBound / max(rows, 1))
+        guard let field = key.field else { return min(rows, wanted / share) * Self.probeCost }
         guard indexes.contains(Self.sortIndex(of: field)) else { return nil }
-        let keyed = sample.estimate(sample.keyed), keyedMatches = sample.estimate(sample.keyedMatches)
+        let keyed = sample.estimate(sample.keyed), keyedMatches = min(sample.estimate(sample.keyedMatches), matchesBound)
         var walked: Double
         if keyedMatches >= wanted {
             walked = wanted * keyed / max(keyedMatches, 1)
