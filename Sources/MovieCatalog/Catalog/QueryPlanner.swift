@@ -211,21 +211,6 @@ struct QueryPlanner {
                          movies: sample.movies, matches: sample.estimate(sample.matches), idOrder: idOrder)
     }
 
-    /// The selected facets with an index to start from (titles only when the index can find them).
-    var drivable: [(facet: Facet, index: String)] {
-        Self.facetIndexes.filter {
-            !filters.elements(of: $0.facet).isEmpty && indexes.contains($0.index) && ($0.facet != .title || titleQuery != nil)
-        }
-    }
-
-    /// Every driver that gives `query` its right rows (whether or not it is the cheapest).
-    func drivers(for query: MovieQuery) -> [QueryPlan.Driver] {
-        var drivers: [QueryPlan.Driver] = [.scan, .imdbID]
-        drivers += drivable.map { .facet($0.facet) }
-        if query.limit != nil { drivers.append(.sortOrder(query.sort)) }
-        return drivers
-    }
-
     /// Past this many title elements, the sample tests titles through the title index.
     static let titlesTestedByIndex = 32
 

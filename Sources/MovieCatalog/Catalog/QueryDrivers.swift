@@ -1,11 +1,27 @@
 import MovieDomain
 import SQLiteStore
 
-/// Exact counts of a rare selection, where the planner's sample cannot tell: a sample of a few
-/// hundred movies that finds none or almost none of a facet's matches says only that they are
-/// under a thousandth of the catalog, and a walk in sort order taken on that guess reads every
-/// movie when they are a handful (`genre:noir`, one movie in 9.5M: 20 s).
+/// The drivers a set can start from, and exact counts of a rare selection, where the planner's
+/// sample cannot tell: a sample of a few hundred movies that finds none or almost none of a
+/// facet's matches says only that they are under a thousandth of the catalog, and a walk in sort
+/// order taken on that guess reads every movie when they are a handful (`genre:noir`, one movie
+/// in 9.5M: 20 s).
 extension QueryPlanner {
+    /// The selected facets with an index to start from (titles only when the index can find them).
+    var drivable: [(facet: Facet, index: String)] {
+        Self.facetIndexes.filter {
+            !filters.elements(of: $0.facet).isEmpty && indexes.contains($0.index) && ($0.facet != .title || titleQuery != nil)
+        }
+    }
+
+    /// Every driver that gives `query` its right rows (whether or not it is the cheapest).
+    func drivers(for query: MovieQuery) -> [QueryPlan.Driver] {
+        var drivers: [QueryPlan.Driver] = [.scan, .imdbID]
+        drivers += drivable.map { .facet($0.facet) }
+        if query.limit != nil { drivers.append(.sortOrder(query.sort)) }
+        return drivers
+    }
+
     /// At most this many of a facet's rows are counted.
     static let probedRows = 10_000
     /// A facet whose matches the sample saw at most this often is counted.
