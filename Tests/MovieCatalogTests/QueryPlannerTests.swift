@@ -259,8 +259,12 @@ import TestSupport
             INSERT INTO genres (code, name) VALUES ('noir', 'Noir');
             INSERT INTO movie_genres (movie_id, genre_id) SELECT 777, id FROM genres WHERE code = 'noir';
             UPDATE movies SET year = 2050 WHERE id IN (5, 15000);
+            INSERT INTO genres (code, name) VALUES ('clustered', 'Clustered');
+            INSERT INTO movie_genres (movie_id, genre_id) SELECT m.id, g.id FROM movies m, genres g WHERE m.id <= 3 AND g.code = 'clustered';
             """)
+        // Ids 1 to 3 lie in the first sampled range: the sample sees all three.
         for (filters, exact) in [(FilterSet([.genre("noir")]), 1.0), (FilterSet([.year(.range(2050, 2050))]), 2.0),
+                                 (FilterSet([.genre("clustered")]), 3.0),
                                  (FilterSet([.genre("noir"), .year(.range(2050, 2050))]), 1.0)] {
             let query = MovieQuery(filters: filters, sort: .title, limit: 5)
             let planner = try Self.planner(catalog, filters)

@@ -195,7 +195,7 @@ struct QueryPlanner {
 
     /// The plan that counts the set's movies (`forcing` a driver: tests).
     func count(forcing forced: QueryPlan.Driver? = nil) throws -> QueryPlan {
-        let (sample, costs, _) = try estimate(keyColumn: nil, counting: true)
+        let (sample, costs, bound) = try estimate(keyColumn: nil, counting: true)
         let driver = forced ?? choose(costs)
         // Exact phrases test the titles in the index: movies is read only for an IMDb id.
         let testedInMovies: Set<Facet> = driver == .facet(.title) && titleIsExact ? [.imdb] : [.title, .imdb]
@@ -208,7 +208,7 @@ struct QueryPlanner {
         default: idOrder = nil
         }
         return QueryPlan(driver: driver, sql: SQLFragment("SELECT count(*) ") + from(driver, joiningMovies: needsMovies, inIDOrder: true), costs: costs,
-                         movies: sample.movies, matches: sample.estimate(sample.matches), idOrder: idOrder)
+                         movies: sample.movies, matches: min(sample.estimate(sample.matches), bound), idOrder: idOrder)
     }
 
     /// Past this many title elements, the sample tests titles through the title index.
