@@ -27,16 +27,14 @@ struct KeyValueSkip {
     /// nil when it would not pay.
     static func find(_ db: Database, field: MovieField, column: String, from source: SQLFragment,
                      descending: Bool, offset: Int64, limit: Int64?, mostValues: Int = mostValues) throws -> KeyValueSkip? {
-        guard let values = try counts(db, real: field == .rating, column: column, from: source, descending: descending, mostValues: mostValues) else {
-            return nil
-        }
+        guard let values = try counts(db, real: field == .rating, column: column, from: source, descending: descending, mostValues: mostValues),
+              !values.isEmpty else { return nil }
         let total = values.reduce(0) { $0 + $1.count }
         var before: Int64 = 0, first = 0
         while first < values.count, before + values[first].count <= offset {
             before += values[first].count
             first += 1
         }
-        guard !values.isEmpty else { return nil }
         // Past the last match: the last value's movies, all before the offset (a constant false
         // condition would leave SQLite no plan with the driver's INDEXED BY).
         if first == values.count {
