@@ -29,5 +29,6 @@ public struct ResultCode: RawRepresentable, Hashable, Sendable, CustomStringConv
     public static let misuse = ResultCode(rawValue: SQLITE_MISUSE)
     public static let auth = ResultCode(rawValue: SQLITE_AUTH)
     public static let range = ResultCode(rawValue: SQLITE_RANGE)
+    public static let interrupt = ResultCode(rawValue: SQLITE_INTERRUPT)
     public static let notADatabase = ResultCode(rawValue: SQLITE_NOTADB)
 }

@@ -20,7 +20,8 @@ import Testing
         try #require(chosenAt == 0 && chosenAt < sqlAt && sqlAt < bindingsAt && bindingsAt < planAt, "sections out of order\n\(run)")
         // The chosen driver, the cost of each one considered, and whether a count is split.
         let costs = lines[2...].prefix { $0 != "SQL:" }
-        let notes = ["  on a large catalog", "  counted in moviecat", "  (blocks without", "  the page ends among", "  a deep page:"]
+        let notes = ["  on a large catalog", "  counted in moviecat", "  (blocks without", "  the page ends among", "  a deep page:",
+                     "  the walk gives up"]
         #expect(lines[1].hasPrefix("  ") && costs.filter { line in !notes.contains { line.hasPrefix($0) } }.allSatisfy { $0.hasPrefix("  cost of ") }, "\(run)")
         let sql = lines[(sqlAt + 1)..<bindingsAt].map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
         var bindings: [String] = []
@@ -227,6 +228,29 @@ import Testing
             let plain = try box.sql("SELECT id FROM movies ORDER BY \(order), title COLLATE NOCASE, ifnull(year, 0), ifnull(imdb_id, ''), id LIMIT 5 OFFSET 55000")
             #expect(ids == plain && ids.count == 5, "\(sort)")
         }
+    }
+
+    @Test("a page the sample misjudges: the walk says when it gives up and for which plan, and the page is the plain query's, as a table too")
+    func walkGivesUp() throws {
+        let box = try Sandbox()
+        // 50,000 movies: dramas rated 9 and more, comedies less but for two last in title order.
+        var csv = "title,year,rating,genres\n"
+        for i in 0..<50_000 {
+            let drama = i % 2 == 0
+            csv += "Film \(i),\(1950 + i % 70),\(drama ? 9 + Double(i % 10) / 10 : Double(i % 89) / 10),\(drama ? "drama" : "comedy")\n"
+        }
+        csv += "Zz 1,2001,9.9,comedy\nZz 2,2002,9.5,comedy\n"
+        let file = try box.write("walk.csv", csv)
+        #expect(try box.moviecat("import", file, "--quiet").status == 0)
+        let run = try box.moviecat("filter", "genre:comedy", "rating:9..", "--limit", "3", "--explain")
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stdout.hasPrefix("PLAN:\n  walk the title order"), "\(run)")
+        #expect(run.stdout.contains(/\n  the walk gives up after some [0-9,]+ rows \([0-9,]+ SQLite steps\) if its page is not full; then: \w/), "\(run)")
+        _ = try Self.parse(run)
+        let listed = try box.moviecat("filter", "genre:comedy", "rating:9..", "--limit", "3", "--format", "csv")
+        #expect(listed.lines.dropFirst().map { String($0.prefix { $0 != "," }) } == (try box.sql("SELECT id FROM movies WHERE title LIKE 'Zz %' ORDER BY title")))
+        let table = try box.moviecat("filter", "genre:comedy", "rating:9..", "--limit", "3")
+        #expect(table.status == 0 && table.lines.count == 3 && table.lines[1].contains("Zz 1") && table.lines[2].contains("Zz 2"), "\(table)")
     }
 
     @Test("presets show NAME --sql explains the saved set")

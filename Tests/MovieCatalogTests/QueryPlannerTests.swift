@@ -282,6 +282,38 @@ import TestSupport
         #expect(try broad.rareFacetCounts(sample).isEmpty)
     }
 
+    @Test("a walk the sample misjudges gives up past the next plan's rows and that plan runs: the same page; a walk it judges well finishes")
+    func walkGivesUp() throws {
+        let (catalog, dir) = try Self.syntheticCatalog(50_000)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // Every drama rated 9 or more, no comedy but two that come last in title order: a set of
+        // broad facets whose two matches the sample cannot see.
+        try catalog.db.execute("""
+            UPDATE movies SET rating = 9.0 + (id % 10) / 10.0 WHERE id % 2 = 0;
+            UPDATE movies SET rating = min(rating, 8.9) WHERE id % 2 = 1;
+            UPDATE movies SET rating = 9.9, title = 'Zz ' || id WHERE id IN (1001, 3003);
+            """)
+        func run(_ query: MovieQuery) throws -> (ids: [Int64], ran: QueryPlan.Driver, plan: QueryPlan) {
+            let plan = try Self.planner(catalog, query.filters).select(query, columns: MovieColumns.select)
+            let (ids, ran) = try catalog.running(plan) { plan, arrived in
+                (try catalog.db.query(plan.sql.sql, plan.sql.bindings) { arrived(); return try $0.int64(0) }, plan.driver)
+            }
+            #expect(ids == (try Self.plainIDs(catalog, query)), "\(query.filters)")
+            return (ids, ran, plan)
+        }
+        let rare = try run(MovieQuery(filters: FilterSet([.genre("comedy"), .rating(.range(9, nil))]), sort: .title, limit: 3))
+        #expect(rare.ids == [1001, 3003])
+        #expect(rare.plan.driver == .sortOrder(.title), "\(rare.plan.costs)")
+        let limit = try #require(rare.plan.walkLimit)
+        // At this size a scan of the narrow rows is the next plan.
+        #expect(limit.instead.driver == .scan && rare.ran == .scan, "\(rare.plan.costs) \(limit.instead.driver) \(rare.ran)")
+        // Only a walk is limited, and a walk the sample judges well ends within its limit.
+        let broad = try run(MovieQuery(filters: FilterSet([.genre("drama")]), sort: .title, limit: 50))
+        #expect(broad.plan.walkLimit != nil && broad.ran == .sortOrder(.title))
+        let counted = try Self.planner(catalog, FilterSet([.genre("comedy"), .rating(.range(9, nil))])).count()
+        #expect(counted.walkLimit == nil)
+    }
+
     @Test("a page at the end of Int64 neither overflows nor walks")
     func hugePage() throws {
         let (catalog, dir) = try Self.syntheticCatalog(2_000)

@@ -102,6 +102,9 @@ enum FilterCommand {
             let value = skipped.before == .null ? "no \(skipped.field.name)" : "\(skipped.field.name) \(TextEscaping.visible(skipped.before.description))"
             out.write("  a deep page: the matches of each \(skipped.field.name) value counted first; the \(NumberText.grouped(Int(skipped.movies))) before \(value) skipped, those from there to the page's end numbered\n")
         }
+        if let limit = plan.walkLimit {
+            out.write("  the walk gives up after some \(estimate(limit.rows)) rows (\(NumberText.grouped(limit.steps)) SQLite steps) if its page is not full; then: \(limit.instead.driver)\n")
+        }
         let sql = plan.sql
         out.write("SQL:\n  \(sql.sql)\n")
         out.write("BINDINGS:\n")

@@ -4,15 +4,17 @@ import SQLiteStore
 extension Catalog {
     /// The movies matching a query, in order; `plan` as for `forEachMovie`.
     public func movies(_ query: MovieQuery, plan: QueryPlan? = nil) throws -> [Movie] {
-        let sql = try (plan ?? self.plan(query)).sql
-        return try db.query(sql.sql, sql.bindings, MovieColumns.movie(from:))
+        try running(plan ?? self.plan(query)) { plan, arrived in
+            try db.query(plan.sql.sql, plan.sql.bindings) { arrived(); return try MovieColumns.movie(from: $0) }
+        }
     }
 
     /// Visits the matching movies one at a time, so output streams in flat memory; `plan`, when
     /// given, is `plan(query)` already made (the sample is then not taken again).
     public func forEachMovie(_ query: MovieQuery, plan: QueryPlan? = nil, _ body: (Movie) throws -> Void) throws {
-        let sql = try (plan ?? self.plan(query)).sql
-        try db.forEachRow(sql.sql, sql.bindings) { try body(try MovieColumns.movie(from: $0)) }
+        try running(plan ?? self.plan(query)) { plan, arrived in
+            try db.forEachRow(plan.sql.sql, plan.sql.bindings) { arrived(); try body(try MovieColumns.movie(from: $0)) }
+        }
     }
 
     /// How `query` will run: the statement and the index it starts from (`QueryPlanner`).
@@ -33,11 +35,13 @@ extension Catalog {
     public func fieldsWithValues(_ fields: [MovieField], in query: MovieQuery, plan: QueryPlan? = nil) throws -> Set<MovieField> {
         let stored = fields.filter { $0.column != nil }
         guard !stored.isEmpty else { return [] }
-        let sql = try fieldsWithValuesSQL(stored, plan: plan ?? self.plan(query))
-        let statement = try db.prepare(sql.sql)
-        try statement.bind(sql.bindings)
-        guard try statement.step() else { return [] }
-        return Set(try stored.enumerated().filter { try statement.int64(Int32($0.offset)) == 1 }.map(\.element))
+        return try running(plan ?? self.plan(query)) { plan, _ in
+            let sql = try fieldsWithValuesSQL(stored, plan: plan)
+            let statement = try db.prepare(sql.sql)
+            try statement.bind(sql.bindings)
+            guard try statement.step() else { return [] }
+            return Set(try stored.enumerated().filter { try statement.int64(Int32($0.offset)) == 1 }.map(\.element))
+        }
     }
 
     /// One row of 0/1 flags, one per field: the page itself when the plan is paged, else an EXISTS

@@ -48,6 +48,8 @@ public struct QueryPlan: Sendable {
     /// For a deep page by a facet column: the matches before the page's first key value, skipped
     /// by counting each value (`KeyValueSkip`), and that value.
     public internal(set) var skipped: (field: MovieField, movies: Int64, before: SQLValue)? = nil
+    /// For a walk in sort order: how far it may go before the next cheapest plan runs instead.
+    public internal(set) var walkLimit: WalkLimit? = nil
 }
 
 /// Chooses how to run a filter query: walk the sort key's index and stop after the page (broad
@@ -140,13 +142,33 @@ struct QueryPlanner {
         // The rows a page needs from the start; a sum past Int64 is all of them.
         let (sum, overflow) = (query.limit ?? 0).addingReportingOverflow(query.offset ?? 0)
         let wantedRows = overflow ? Int.max : sum, wanted = Double(wantedRows)
-        var costs = candidates.map { ($0.driver, $0.rows + matches * Self.sortCost) }
+        var costs: [(driver: QueryPlan.Driver, rows: Double)] = candidates.map { ($0.driver, $0.rows + matches * Self.sortCost) }
         // Any set but an IMDb id's (one movie) may walk: the empty set, or one of facets without an
         // index of their own (certification, excluded genres), too.
         if paged, candidates.first?.driver != .imdbID, let walk = walkCost(query.sort, wanted: wanted, sample: sample, matchesBound: bound) {
             costs.append((.sortOrder(query.sort), walk))
         }
         let driver = forced ?? choose(costs)
+        var plan = try statement(query, select: select, driver: driver, sample: sample, matches: matches, costs: costs,
+                                 wantedRows: wantedRows)
+        if forced == nil, case .sortOrder = driver, wantedRows <= deepPage,
+           let instead = costs.filter({ $0.driver != driver }).min(by: { $0.rows < $1.rows }) {
+            // The walk's estimate rests on the sample; when the sample saw few matches it may be
+            // far off (2 matches in 9.5M: the whole title order, 20 s). The walk is given the
+            // rows the next plan would read, then that plan runs: never more than twice its cost.
+            let insteadPlan = try statement(query, select: select, driver: instead.driver, sample: sample, matches: matches, costs: costs,
+                                            wantedRows: wantedRows)
+            plan.walkLimit = WalkLimit(rows: instead.rows + wanted, instead: insteadPlan)
+        }
+        return plan
+    }
+
+    /// The plan of `query` from `driver`, with the estimates behind the choice; `wantedRows`, the
+    /// rows from the first to the page's end.
+    private func statement(_ query: MovieQuery, select: String, driver: QueryPlan.Driver, sample: QuerySample, matches: Double,
+                           costs: [(driver: QueryPlan.Driver, rows: Double)], wantedRows: Int) throws -> QueryPlan {
+        let keyColumn = query.sort.field.map { "f." + MovieFacetsTable.column(of: $0) }
+        let paged = query.limit != nil
         // Scans and the IMDb id and title indexes read movies first: sort by its columns.
         let order = [.scan, .imdbID, .facet(.title)].contains(driver) ? query.sort.orderBy(descending: query.descending)
             : query.sort.orderBy(descending: query.descending, column: keyColumn)
