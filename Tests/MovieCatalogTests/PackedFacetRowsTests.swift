@@ -62,7 +62,7 @@ import TestSupport
         a.result().counts == b.result().counts && a.result().elements == b.result().elements
     }
 
-    @Test("a packed block tallies as its rows do, under random sets", arguments: [false, true])
+    @Test("a packed block tallies as its rows do, under random sets; a count's tally finds the same matches alone", arguments: [false, true])
     func roundTrip(odd: Bool) throws {
         var rng = SeededRandom(seed: odd ? 11 : 12)
         for _ in 0..<12 {
@@ -80,6 +80,12 @@ import TestSupport
                 var packed = FacetTally(set: set, bitOfGenre: Self.bitOfGenre)!
                 #expect(bytes.withUnsafeBytes { PackedFacetRows.tally($0, into: &packed, excluding: excluded) })
                 #expect(Self.sameResult(packed, Self.tally(set, rows)), "\(set)")
+                // A count's tally finds the same matches and counts no bucket.
+                var matches = FacetTally(set: set, bitOfGenre: Self.bitOfGenre)!
+                matches.matchesOnly = true
+                #expect(bytes.withUnsafeBytes { PackedFacetRows.tally($0, into: &matches, excluding: excluded) })
+                #expect(matches.matching == packed.matching, "\(set)")
+                #expect(matches.result().counts.values.allSatisfy(\.isEmpty) && matches.result().elements.values.allSatisfy { $0 == 0 }, "\(set)")
             }
         }
     }

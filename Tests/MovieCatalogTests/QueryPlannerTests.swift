@@ -132,6 +132,9 @@ import TestSupport
               count: true, driver: .facet(.title), uses: "SEARCH f USING INTEGER PRIMARY KEY (rowid=?)", avoids: "SEARCH m"),
         Shape(name: "a title too short for the index is counted in one scan of movies, by id", query: MovieQuery(filters: FilterSet([.title("ie"), .genre("drama")])),
               count: true, driver: .scan, uses: "SCAN m"),
+        Shape(name: "the movies of a title too short for the index are listed from one scan of movies, by id, not title",
+              query: MovieQuery(filters: FilterSet([.title("ie"), .genre("drama")]), sort: .duration),
+              count: false, driver: .scan, uses: "SCAN m", avoids: "SCAN m USING"),
         Shape(name: "an IMDb id starts from its index", query: MovieQuery(filters: FilterSet([.imdb("tt0000042"), .genre("drama")]), limit: 50),
               count: false, driver: .imdbID, uses: "SEARCH m USING INDEX movies_imdb_id (imdb_id=?)"),
     ]

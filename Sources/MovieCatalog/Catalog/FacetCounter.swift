@@ -93,6 +93,8 @@ public struct FacetCounter {
         let genres = try catalog.genres()
         let bitOfGenre = Dictionary(uniqueKeysWithValues: genres.genres.map { ($0.code, MovieFacetsTable.bit(ofGenre: $0.id)) })
         guard var tally = FacetTally(set: set, bitOfGenre: bitOfGenre) else { return nil }
+        // A count (the only caller of the packed rows alone) wants the matches, not the buckets.
+        tally.matchesOnly = packedOnly
         // What is not a listed facet applies to every count: the SQL selects those rows.
         var conditions: [SQLFragment] = []
         let excluded = set.elements(of: .excludeGenre).compactMap { bitOfGenre[$0.value] }

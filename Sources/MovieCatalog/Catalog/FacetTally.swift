@@ -77,6 +77,8 @@ struct FacetTally: Sendable {
     private(set) var elementCounts: [[Int]]
     /// The rows added that meet the whole set (a stored block's counts add none: `add(totals:)`).
     private(set) var matching = 0
+    /// Whether only `matching` is wanted (a count): no row is counted in any facet's buckets.
+    var matchesOnly = false
     // Buckets counted in arrays where they are small numbers (most rows), else in dictionaries
     // (FacetTotals stores and adds the arrays of a block's tally).
     var ratingBuckets = [Int](repeating: 0, count: 11)
@@ -171,6 +173,12 @@ struct FacetTally: Sendable {
 
     /// Counts one movie's facet row.
     mutating func add(genres: Int64, rating: Double?, minutes: Int?, year: Int?, certification: UnsafeBufferPointer<UInt8>?) {
+        if matchesOnly {
+            if selectsNothing || rowTest.misses(genres: genres, rating: rating, minutes: minutes, year: year, certification: certification) == 0 {
+                matching += 1
+            }
+            return
+        }
         if selectsNothing {
             // The first screen, and each block movie_facet_totals stores: no tests to make.
             matching += 1
