@@ -8,6 +8,8 @@ import Darwin
 /// One SQLite connection. Opens with the pragmas every moviecat connection needs; closes on deinit.
 public final class Database {
     let handle: OpaquePointer
+    /// Whether `withStepLimit` has a limit set (the connection has one progress handler).
+    var stepLimited = false
     /// The file this connection is open on.
     public let path: String
 

@@ -21,8 +21,12 @@ extension Database {
 
     /// Runs `body`, whose statements fail once they have run `steps` virtual-machine steps in all
     /// (until it calls `lift()`); nil when they did, so that the caller can run a surer plan.
-    /// Any other failure (an interrupt of someone else's included) is thrown.
+    /// Any other failure (an interrupt of someone else's included) is thrown; so is a limit set
+    /// inside another (SQLite keeps one progress handler a connection).
     public func withStepLimit<T>(_ steps: Int, _ body: (StepLimit) throws -> T) throws -> T? {
+        guard !stepLimited else { throw DatabaseError(code: SQLITE_MISUSE, message: "a step limit inside another") }
+        stepLimited = true
+        defer { stepLimited = false }
         let limit = StepLimit(steps: steps)
         sqlite3_progress_handler(handle, Database.stepPeriod, { context in
             let limit = Unmanaged<StepLimit>.fromOpaque(context!).takeUnretainedValue()

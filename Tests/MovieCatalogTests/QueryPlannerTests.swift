@@ -135,6 +135,9 @@ import TestSupport
         Shape(name: "the movies of a title too short for the index are listed from one scan of movies, by id, not title",
               query: MovieQuery(filters: FilterSet([.title("ie"), .genre("drama")]), sort: .duration),
               count: false, driver: .scan, uses: "SCAN m", avoids: "SCAN m USING"),
+        Shape(name: "the movies of a title too short for the index, sorted by title, come in the natural key's order",
+              query: MovieQuery(filters: FilterSet([.title("ie")])),
+              count: false, driver: .scan, uses: "SCAN m USING INDEX movies_natural_key"),
         Shape(name: "an IMDb id starts from its index", query: MovieQuery(filters: FilterSet([.imdb("tt0000042"), .genre("drama")]), limit: 50),
               count: false, driver: .imdbID, uses: "SEARCH m USING INDEX movies_imdb_id (imdb_id=?)"),
     ]
@@ -299,10 +302,14 @@ import TestSupport
         func run(_ query: MovieQuery) throws -> (ids: [Int64], ran: QueryPlan.Driver, plan: QueryPlan) {
             let plan = try Self.planner(catalog, query.filters).select(query, columns: MovieColumns.select)
             let (ids, ran) = try catalog.running(plan) { plan, arrived in
-                (try catalog.db.query(plan.sql.sql, plan.sql.bindings) { arrived(); return try $0.int64(0) }, plan.driver)
+                try catalog.db.query(plan.sql.sql, plan.sql.bindings) { arrived(); return try $0.int64(0) }
             }
             #expect(ids == (try Self.plainIDs(catalog, query)), "\(query.filters)")
-            return (ids, ran, plan)
+            // The limit holds until the first row: the walk must be over by then, its page sorted
+            // again as the statement's last step.
+            let lines = try catalog.queryPlan(plan.sql)
+            #expect(lines.last == "USE TEMP B-TREE FOR ORDER BY", "\(lines)")
+            return (ids, ran.driver, plan)
         }
         let rare = try run(MovieQuery(filters: FilterSet([.genre("comedy"), .rating(.range(9, nil))]), sort: .title, limit: 3))
         #expect(rare.ids == [1001, 3003])
@@ -310,9 +317,15 @@ import TestSupport
         let limit = try #require(rare.plan.walkLimit)
         // At this size a scan of the narrow rows is the next plan.
         #expect(limit.instead.driver == .scan && rare.ran == .scan, "\(rare.plan.costs) \(limit.instead.driver) \(rare.ran)")
+        // A table's question about its columns gives up the walk once, for the listing after too.
+        var plan = rare.plan
+        #expect(try catalog.fieldsWithValues([.votes], running: &plan) == [.votes])
+        #expect(plan.driver == .scan)
         // Only a walk is limited, and a walk the sample judges well ends within its limit.
-        let broad = try run(MovieQuery(filters: FilterSet([.genre("drama")]), sort: .title, limit: 50))
-        #expect(broad.plan.walkLimit != nil && broad.ran == .sortOrder(.title))
+        for (sort, descending, limit) in [(SortKey.title, false, 50), (.rating, true, 50), (.year, false, 5_000), (.title, false, 8_000)] {
+            let broad = try run(MovieQuery(filters: FilterSet([.genre("drama")]), sort: sort, descending: descending, limit: limit))
+            #expect(broad.plan.walkLimit != nil && broad.ran == .sortOrder(sort), "\(sort) \(limit): \(broad.plan.costs)")
+        }
         let counted = try Self.planner(catalog, FilterSet([.genre("comedy"), .rating(.range(9, nil))])).count()
         #expect(counted.walkLimit == nil)
     }

@@ -35,6 +35,18 @@ import Testing
         #expect(rows == 200_000)
     }
 
+    @Test("a limit inside another is refused, and the outer one still holds")
+    func nested() throws {
+        let temp = TempPath()
+        let db = try Database(path: temp.path)
+        let outer = try db.withStepLimit(50_000) { _ in
+            let error = #expect(throws: DatabaseError.self) { _ = try db.withStepLimit(Int.max / 2) { _ in 1 } }
+            #expect(error?.code == .misuse)
+            return try db.intScalar(Self.counting, [.integer(1_000_000)])
+        }
+        #expect(outer == nil)
+    }
+
     @Test("an interrupt that is not the budget's is thrown, not taken for it")
     func otherInterrupt() throws {
         let temp = TempPath()

@@ -50,7 +50,7 @@ enum FilterCommand {
         // One plan (one sample) for the table's columns and its rows, all read from one snapshot:
         // a tie the plan split at, or the columns it found values in, stay as they were.
         let shown = try catalog.reading {
-            let plan = try catalog.plan(query)
+            var plan = try catalog.plan(query)
             var tableFields = MovieField.allCases
             // A table's page of up to `heldPage` movies is read once and held, its columns chosen
             // from its rows (asking SQL first ran a deep page's sort twice).
@@ -62,7 +62,7 @@ enum FilterCommand {
                     filled = Set(MovieWriter.optionalColumns.filter { field in page.contains { $0[field] != .null } })
                     held = page
                 } else {
-                    filled = try catalog.fieldsWithValues(MovieWriter.optionalColumns, in: query, plan: plan)
+                    filled = try catalog.fieldsWithValues(MovieWriter.optionalColumns, running: &plan)
                 }
                 tableFields.removeAll { MovieWriter.optionalColumns.contains($0) && !filled.contains($0) }
             }
@@ -103,7 +103,7 @@ enum FilterCommand {
             out.write("  a deep page: the matches of each \(skipped.field.name) value counted first; the \(NumberText.grouped(Int(skipped.movies))) before \(value) skipped, those from there to the page's end numbered\n")
         }
         if let limit = plan.walkLimit {
-            out.write("  the walk gives up after some \(estimate(limit.rows)) rows (\(NumberText.grouped(limit.steps)) SQLite steps) if its page is not full; then: \(limit.instead.driver)\n")
+            out.write("  the walk gives up if its page is not ready after \(NumberText.grouped(limit.steps)) SQLite steps (the next plan costs \(estimate(limit.rows)) rows); then: \(limit.instead.driver)\n")
         }
         let sql = plan.sql
         out.write("SQL:\n  \(sql.sql)\n")

@@ -6,13 +6,13 @@ extension Catalog {
     public func movies(_ query: MovieQuery, plan: QueryPlan? = nil) throws -> [Movie] {
         try running(plan ?? self.plan(query)) { plan, arrived in
             try db.query(plan.sql.sql, plan.sql.bindings) { arrived(); return try MovieColumns.movie(from: $0) }
-        }
+        }.0
     }
 
     /// Visits the matching movies one at a time, so output streams in flat memory; `plan`, when
     /// given, is `plan(query)` already made (the sample is then not taken again).
     public func forEachMovie(_ query: MovieQuery, plan: QueryPlan? = nil, _ body: (Movie) throws -> Void) throws {
-        try running(plan ?? self.plan(query)) { plan, arrived in
+        _ = try running(plan ?? self.plan(query)) { plan, arrived in
             try db.forEachRow(plan.sql.sql, plan.sql.bindings) { arrived(); try body(try MovieColumns.movie(from: $0)) }
         }
     }
@@ -33,15 +33,24 @@ extension Catalog {
     /// Which of `fields` some movie of the query's result has a value for (tables leave out the
     /// others' columns); `plan` as for `forEachMovie`.
     public func fieldsWithValues(_ fields: [MovieField], in query: MovieQuery, plan: QueryPlan? = nil) throws -> Set<MovieField> {
+        var plan = try plan ?? self.plan(query)
+        return try fieldsWithValues(fields, running: &plan)
+    }
+
+    /// `fieldsWithValues` of `plan`'s movies; `plan` becomes the plan that ran (a limited walk's
+    /// replacement, when it gave up), so that the listing after does not walk again.
+    public func fieldsWithValues(_ fields: [MovieField], running plan: inout QueryPlan) throws -> Set<MovieField> {
         let stored = fields.filter { $0.column != nil }
         guard !stored.isEmpty else { return [] }
-        return try running(plan ?? self.plan(query)) { plan, _ in
+        let (found, ran) = try running(plan) { plan, _ in
             let sql = try fieldsWithValuesSQL(stored, plan: plan)
             let statement = try db.prepare(sql.sql)
             try statement.bind(sql.bindings)
-            guard try statement.step() else { return [] }
+            guard try statement.step() else { return Set<MovieField>() }
             return Set(try stored.enumerated().filter { try statement.int64(Int32($0.offset)) == 1 }.map(\.element))
         }
+        plan = ran
+        return found
     }
 
     /// One row of 0/1 flags, one per field: the page itself when the plan is paged, else an EXISTS

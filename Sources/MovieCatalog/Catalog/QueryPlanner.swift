@@ -151,14 +151,14 @@ struct QueryPlanner {
         let driver = forced ?? choose(costs)
         var plan = try statement(query, select: select, driver: driver, sample: sample, matches: matches, costs: costs,
                                  wantedRows: wantedRows)
-        if forced == nil, case .sortOrder = driver, wantedRows <= deepPage,
-           let instead = costs.filter({ $0.driver != driver }).min(by: { $0.rows < $1.rows }) {
+        let others = costs.filter { $0.driver != driver }
+        if forced == nil, case .sortOrder = driver, wantedRows <= deepPage, !others.isEmpty {
             // The walk's estimate rests on the sample; when the sample saw few matches it may be
             // far off (2 matches in 9.5M: the whole title order, 20 s). The walk is given the
             // rows the next plan would read, then that plan runs: never more than twice its cost.
-            let insteadPlan = try statement(query, select: select, driver: instead.driver, sample: sample, matches: matches, costs: costs,
-                                            wantedRows: wantedRows)
-            plan.walkLimit = WalkLimit(rows: instead.rows + wanted, instead: insteadPlan)
+            let next = choose(others)
+            let instead = try statement(query, select: select, driver: next, sample: sample, matches: matches, costs: costs, wantedRows: wantedRows)
+            plan.walkLimit = WalkLimit(rows: others.first { $0.driver == next }!.rows, wanted: wanted, page: Double(query.limit ?? 0), instead: instead)
         }
         return plan
     }
@@ -173,14 +173,14 @@ struct QueryPlanner {
         let order = [.scan, .imdbID, .facet(.title)].contains(driver) ? query.sort.orderBy(descending: query.descending)
             : query.sort.orderBy(descending: query.descending, column: keyColumn)
         let page = SQLFragment(" LIMIT ? OFFSET ?", [.integer(Int64(query.limit ?? -1)), .integer(Int64(query.offset ?? 0))])
-        let sql: SQLFragment
+        let sql: SQLFragment, matching = from(driver, sortedByTitle: query.sort == .title)
         var ties: SQLValue?, skip: KeyValueSkip?
         if case .sortOrder(let key) = driver {
             ties = try key.field.flatMap { try largeTies(of: $0, descending: query.descending, wanted: Int64(wantedRows), sample: sample) }
             sql = walkSQL(query, select: select, wanted: Int64(wantedRows), ties: ties)
         } else if paged && wantedRows <= deepPage {
             // Sort ids only, then read the page's movies: the genre list is built for its rows alone.
-            sql = SQLFragment("SELECT \(select) FROM (SELECT m.id AS id ") + from(driver) + SQLFragment(" ORDER BY \(order)") + page
+            sql = SQLFragment("SELECT \(select) FROM (SELECT m.id AS id ") + matching + SQLFragment(" ORDER BY \(order)") + page
                 + SQLFragment(") p CROSS JOIN movies m ON m.id = p.id ORDER BY \(query.sort.orderBy(descending: query.descending))")
         } else if paged || query.offset != nil {
             // A deep page, or all past an offset: the matches numbered in one sort. ORDER BY with
@@ -189,7 +189,7 @@ struct QueryPlanner {
             // no limit, `--offset 9490000` 93 s). The numbered rows come in their order, which the
             // LIMIT takes and the join keeps (movies inside: CROSS JOIN), so none is sorted again
             // (an ORDER BY n sorted every row past the offset again: 8.4 s against 5.1 s).
-            var source = from(driver), offset = Int64(query.offset ?? 0)
+            var source = matching, offset = Int64(query.offset ?? 0)
             skip = try keySkip(query, driver: driver, offset: offset, matches: matches, keyed: sample.estimate(sample.keyedMatches))
             if let skip {
                 source = source + SQLFragment(" AND ") + skip.condition
@@ -199,11 +199,11 @@ struct QueryPlanner {
                 + source + SQLFragment(") WHERE n > ? LIMIT ?) p CROSS JOIN movies m ON m.id = p.id",
                                        [.integer(offset), .integer(Int64(query.limit ?? -1))])
         } else {
-            sql = SQLFragment("SELECT \(select) ") + from(driver) + SQLFragment(" ORDER BY \(order)")
+            sql = SQLFragment("SELECT \(select) ") + matching + SQLFragment(" ORDER BY \(order)")
         }
         var plan = QueryPlan(driver: driver, sql: sql, costs: costs, movies: sample.movies, matches: matches)
         if case .sortOrder(let key) = driver, let field = key.field, let ties { plan.largeTie = (field, ties) }
-        if !paged && query.offset == nil { plan.source = from(driver) }
+        if !paged && query.offset == nil { plan.source = matching }
         if let skip, let field = query.sort.field { plan.skipped = (field, skip.skipped, skip.first) }
         return plan
     }
@@ -318,8 +318,8 @@ struct QueryPlanner {
 
     /// `FROM ... WHERE ...` of a driver: movie_facets f and (unless not `joiningMovies`) movies m,
     /// in the order and with the index the driver says (a scan reads by id, so a count can be
-    /// split by id range).
-    func from(_ driver: QueryPlan.Driver, joiningMovies: Bool = true) -> SQLFragment {
+    /// split by id range, unless `sortedByTitle` and the title index gives the order).
+    func from(_ driver: QueryPlan.Driver, joiningMovies: Bool = true, sortedByTitle: Bool = false) -> SQLFragment {
         let movies = joiningMovies ? " CROSS JOIN movies m ON m.id = f.id" : ""
         // Random lookups into movie_facets cost more than they save when no condition reads it.
         let facets = readsFacets ? " CROSS JOIN movie_facets f ON f.id = m.id" : ""
@@ -354,13 +354,14 @@ struct QueryPlanner {
             return SQLFragment("FROM movies m\(facets) WHERE ") + condition
         case .scan, .sortOrder:
             if !filters.elements(of: .title).isEmpty {
-                // The title test reads movies: scan it in id order, and look up the narrow row of
-                // its matches only. Not its natural key index, though it covers the title and is
-                // narrower: in title order each match's lookups (the narrow row, the sort's column)
-                // land at random, a page read each (`title:x genre:action`, 348,000 titles with an
-                // x at 9.5M movies: 2.37 s against 1.23 s in id order; no title found 1.04 s
-                // against 0.97 s).
-                return SQLFragment("FROM movies m NOT INDEXED\(facets) WHERE ") + condition
+                // The title test reads movies: scan it, and look up the narrow row of its matches
+                // only. In id order, but for titles alone in title order: there the natural key
+                // index (it covers the title) gives the order, and a listing streams. Elsewhere in
+                // title order each match's lookups (the narrow row, the sort's column) land at
+                // random, a page read each (`title:x genre:action`, 348,000 titles with an x at
+                // 9.5M movies: 2.37 s against 1.23 s in id order).
+                let titleOrder = sortedByTitle && !readsFacets && indexes.contains(Self.titleIndex)
+                return SQLFragment("FROM movies m \(titleOrder ? "INDEXED BY \(Self.titleIndex)" : "NOT INDEXED")\(facets) WHERE ") + condition
             }
             return SQLFragment("FROM movie_facets f NOT INDEXED\(movies) WHERE ") + condition
         }
