@@ -266,6 +266,11 @@ for rows in "${SIZES[@]}"; do
     done
     bench "$label" "$db" "count" count "filter $BROAD_ARGS --count" \
         "SELECT count(*) FROM movies m WHERE $IN_GENRES AND $RATED AND $LENGTH;"
+    bench "$label" "$db" "count, rating 5.. alone" count "filter --rating 5.. --count" \
+        "SELECT count(*) FROM movies WHERE rating >= 5;"
+    bench "$label" "$db" "top 3 of common facets' rare combination" ids \
+        "filter --genre war --year 2023.. --rating 9.7.. --duration ..60m --limit 3 --format csv" \
+        "SELECT DISTINCT $COLUMNS FROM $JOINED WHERE g.code IN ('war') AND m.year >= 2023 AND m.rating >= 9.7 AND m.duration_minutes <= 60 ORDER BY $TIEBREAK LIMIT 3;"
     bench "$label" "$db" "top 50 selective ($rare, rating 9..)" ids \
         "filter --genre $rare --rating 9.. --sort rating --desc --limit 50 --format csv" \
         "SELECT DISTINCT $COLUMNS FROM $JOINED WHERE g.code IN ('$rare') AND m.rating >= 9 ORDER BY m.rating DESC, $TIEBREAK LIMIT 50;"
