@@ -35,6 +35,9 @@ struct FacetTally: Sendable {
 
     /// Each listed facet's selected elements with their tests (empty: not selected).
     let selected: [[(element: MovieFilter, test: Test)]]
+    /// The tests alone, for the facets of more than one element (a row that meets a facet of
+    /// one meets its element; copying the elements a row retained and released their text).
+    private let elementTests: [[Test]]
     /// Whether no listed facet has a selection: every row counts in every facet.
     private let selectsNothing: Bool
     /// The same tests in flat form, for the test every row gets.
@@ -100,6 +103,7 @@ struct FacetTally: Sendable {
             selected.append(tests)
         }
         self.selected = selected
+        elementTests = selected.map { $0.count > 1 ? $0.map(\.test) : [] }
         selectsNothing = selected.allSatisfy(\.isEmpty)
         var mask: Int64 = 0, intervals: [[Interval]] = [[], [], [], [], []], texts: [[UInt8]] = []
         for (facet, tests) in selected.enumerated() {
@@ -192,23 +196,34 @@ struct FacetTally: Sendable {
         // Facet positions: genre, rating, duration, year, certification (FacetCounter.listed).
         let misses = rowTest.misses(genres: genres, rating: rating, minutes: minutes, year: year, certification: certification)
         if misses & (misses - 1) != 0 { return }   // two or more
-        if misses == 0 { matching += 1 }
-        for facet in 0..<5 where misses == 0 || misses == 1 << facet {
-            // The movie counts in this facet's buckets, and for its selected elements it meets.
-            if !selected[facet].isEmpty {
-                let number = FacetTally.number(facet, rating: rating, minutes: minutes, year: year)
-                for (index, entry) in selected[facet].enumerated()
-                where FacetTally.passes(entry.test, genres: genres, number: number, text: facet == 4 ? certification : nil) {
-                    elementCounts[facet][index] += 1
-                }
+        if misses == 0 {
+            // The movie counts in every facet, and for each selected element it meets.
+            matching += 1
+            var selectedFacets = rowTest.facetsSelected
+            while selectedFacets != 0 {
+                countElements(selectedFacets.trailingZeroBitCount, genres: genres, rating: rating, minutes: minutes, year: year,
+                              certification: certification)
+                selectedFacets &= selectedFacets - 1
             }
-            switch facet {
-            case 0: countGenres(genres)
-            case 1: if let rating { countRating(rating) }
-            case 2: if let minutes { countHours(minutes / 60) }
-            case 3: if let year { countDecade(year / 10 * 10) }
-            default: if let certification { countCertification(certification) }
-            }
+        }
+        // Only in the facet it misses (none of whose elements it meets: they are OR-ed).
+        if misses == 0 || misses == 1 { countGenres(genres) }
+        if misses == 0 || misses == 2, let rating { countRating(rating) }
+        if misses == 0 || misses == 4, let minutes { countHours(minutes / 60) }
+        if misses == 0 || misses == 8, let year { countDecade(year / 10 * 10) }
+        if misses == 0 || misses == 16, let certification { countCertification(certification) }
+    }
+
+    /// Counts a matching movie for the elements of `facet` it meets.
+    @inline(__always)
+    private mutating func countElements(_ facet: Int, genres: Int64, rating: Double?, minutes: Int?, year: Int?,
+                                        certification: UnsafeBufferPointer<UInt8>?) {
+        // A facet of one element: the movie meets the facet, so it meets the element.
+        guard !elementTests[facet].isEmpty else { return elementCounts[facet][0] += 1 }
+        let number = FacetTally.number(facet, rating: rating, minutes: minutes, year: year)
+        for (index, test) in elementTests[facet].enumerated()
+        where FacetTally.passes(test, genres: genres, number: number, text: facet == 4 ? certification : nil) {
+            elementCounts[facet][index] += 1
         }
     }
 
@@ -236,12 +251,24 @@ struct FacetTally: Sendable {
     }
 
     private mutating func countCertification(_ bytes: UnsafeBufferPointer<UInt8>) {
-        add(certification: bytes, count: 1)
+        // Compared byte by byte in place: the generic `elementsEqual` was a tenth of a tally.
+        for index in certifications.indices {
+            let same = certifications[index].bytes.withUnsafeBufferPointer { known in
+                guard known.count == bytes.count else { return false }
+                for i in 0..<known.count where known[i] != bytes[i] { return false }
+                return true
+            }
+            if same {
+                certifications[index].count += 1
+                return
+            }
+        }
+        certifications.append((Array(bytes), 1))
     }
 
     /// Counts `count` movies of a certification.
     mutating func add<Bytes: Collection<UInt8>>(certification bytes: Bytes, count: Int) {
-        if let index = certifications.firstIndex(where: { $0.bytes.elementsEqual(bytes) }) {
+        if let index = certifications.firstIndex(where: { $0.bytes.count == bytes.count && $0.bytes.elementsEqual(bytes) }) {
             certifications[index].count += count
         } else {
             certifications.append((Array(bytes), count))
