@@ -138,6 +138,9 @@ import TestSupport
         Shape(name: "the movies of a title too short for the index, sorted by title, come in the natural key's order",
               query: MovieQuery(filters: FilterSet([.title("ie")])),
               count: false, driver: .scan, uses: "SCAN m USING INDEX movies_natural_key"),
+        Shape(name: "two ranges of the sort key are tested on the walk's rows, not run as a union of index ranges and sorted",
+              query: MovieQuery(filters: FilterSet([.duration(.range(nil, 138)), .duration(.range(129, nil)), .genre("drama")]), sort: .duration, limit: 3),
+              count: false, driver: .sortOrder(.duration), uses: "SEARCH f USING INDEX movie_facets_minutes (minutes>?)", avoids: "MULTI-INDEX OR"),
         Shape(name: "an IMDb id starts from its index", query: MovieQuery(filters: FilterSet([.imdb("tt0000042"), .genre("drama")]), limit: 50),
               count: false, driver: .imdbID, uses: "SEARCH m USING INDEX movies_imdb_id (imdb_id=?)"),
     ]
