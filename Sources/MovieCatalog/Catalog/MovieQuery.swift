@@ -72,3 +72,22 @@ public struct MovieQuery: Sendable {
         SQLFragment("SELECT count(*) FROM movies m WHERE ") + SQLBuilder.condition(for: filters)
     }
 }
+
+extension Facet {
+    /// The facet that selects on a sort key's field (nil for title: a title element is a substring).
+    init?(sortKey: SortKey) {
+        guard let facet = Facet.allCases.first(where: { $0.sortKey == sortKey }) else { return nil }
+        self = facet
+    }
+
+    /// The sort key of a numeric facet's field.
+    var sortKey: SortKey? {
+        switch self {
+        case .year: return .year
+        case .rating: return .rating
+        case .votes: return .votes
+        case .duration: return .duration
+        default: return nil
+        }
+    }
+}

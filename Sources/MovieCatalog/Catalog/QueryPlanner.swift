@@ -392,22 +392,3 @@ struct QueryPlanner {
         return sql
     }
 }
-
-extension Facet {
-    /// The facet that selects on a sort key's field (nil for title: a title element is a substring).
-    init?(sortKey: SortKey) {
-        guard let facet = Facet.allCases.first(where: { $0.sortKey == sortKey }) else { return nil }
-        self = facet
-    }
-
-    /// The sort key of a numeric facet's field.
-    var sortKey: SortKey? {
-        switch self {
-        case .year: return .year
-        case .rating: return .rating
-        case .votes: return .votes
-        case .duration: return .duration
-        default: return nil
-        }
-    }
-}
