@@ -36,6 +36,12 @@ import TestSupport
         // A title element: the value's walk and the tie's read movies for the title test.
         Case(name: "newest titles with 'movie 1'", query: MovieQuery(filters: FilterSet([.title("movie 1")]), sort: .year, descending: true, limit: 30),
              split: true),
+        // Years far apart: each stretch of the index walked in turn, the tie in title order.
+        Case(name: "oldest of three years far apart", query: MovieQuery(filters: FilterSet([.year(.exact(2030)), .year(.exact(1950)), .year(.exact(1870))]),
+                                                                        sort: .year, limit: 20), split: true),
+        Case(name: "newest of two years far apart, a later page",
+             query: MovieQuery(filters: FilterSet([.year(.exact(1905)), .year(.range(2030, 2031))]), sort: .year, descending: true, limit: 50, offset: 30),
+             split: true),
         // A page past the tie: the walk goes into the years before it, whose ties are few.
         Case(name: "newest first, past the tie", query: MovieQuery(filters: FilterSet(), sort: .year, descending: true, limit: 50, offset: 6_700), split: false),
         // More rows than movies with the key: no value ends the page.

@@ -383,8 +383,10 @@ struct QueryPlanner {
         let column = "f." + MovieFacetsTable.column(of: field)
         // The page ends in a large tie: no movie without the key is needed.
         if let ties { return walkSplit(at: ties, field: field, descending: descending, limit: limit) }
-        var sql = SQLFragment("SELECT * FROM (SELECT m.id AS id FROM movie_facets f INDEXED BY \(Self.sortIndex(of: field)) CROSS JOIN movies m ON m.id = f.id WHERE \(column) IS NOT NULL AND ")
-            + walkCondition(field) + SQLFragment(" ORDER BY \(column)\(descending ? " DESC" : ""), \(SortKey.titleOrder(descending: false))") + limit + SQLFragment(")")
+        var sql = SQLFragment.join(walkConditions(field, descending: descending).map { walked in
+            SQLFragment("SELECT * FROM (SELECT m.id AS id FROM movie_facets f INDEXED BY \(Self.sortIndex(of: field)) CROSS JOIN movies m ON m.id = f.id WHERE \(column) IS NOT NULL AND ")
+                + walked + SQLFragment(" ORDER BY \(column)\(descending ? " DESC" : ""), \(SortKey.titleOrder(descending: false))") + limit + SQLFragment(")")
+        }, separator: " UNION ALL ")
         if Facet(sortKey: key).map({ filters.elements(of: $0).isEmpty }) ?? true {
             sql = sql + SQLFragment(" UNION ALL SELECT * FROM (") + byTitle + SQLFragment("\(column) IS NULL AND ") + condition
                 + SQLFragment(" ORDER BY \(SortKey.titleOrder(descending: false))") + limit + SQLFragment(")")

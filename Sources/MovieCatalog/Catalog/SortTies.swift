@@ -35,8 +35,12 @@ extension QueryPlanner {
         let index = "movie_facets f INDEXED BY \(Self.sortIndex(of: field))"
         let from = SQLFragment("FROM \(index)"
             + (filters.elements(of: .title).isEmpty ? "" : " CROSS JOIN movies m ON m.id = f.id") + " WHERE ")
-        let last = SQLFragment("SELECT \(column) ") + from + SQLFragment("\(column) IS NOT NULL AND ") + walkCondition(field)
-            + SQLFragment(" ORDER BY \(column)\(descending ? " DESC" : "") LIMIT 1 OFFSET ?", [.integer(wanted - 1)])
+        let arms = walkConditions(field, descending: descending).map { walked in
+            SQLFragment("SELECT * FROM (SELECT \(column) ") + from + SQLFragment("\(column) IS NOT NULL AND ") + walked
+                + SQLFragment(" ORDER BY \(column)\(descending ? " DESC" : "") LIMIT ?)", [.integer(wanted)])
+        }
+        let last = SQLFragment("SELECT * FROM (") + SQLFragment.join(arms, separator: " UNION ALL ")
+            + SQLFragment(") LIMIT 1 OFFSET ?", [.integer(wanted - 1)])
         guard let value = try db.scalar(last.sql, last.bindings), value != .null else { return nil }
         // The tie's size, exact up to a bound far above `least` (index entries only: cheap).
         let tie = try count(SQLFragment("SELECT 1 FROM \(index) WHERE \(column) = ?", [value]), upTo: 16 * least)
@@ -74,20 +78,24 @@ extension QueryPlanner {
     /// in sort order (fewer than `wanted`), from the key's index, then the tie in title order.
     func walkSplit(at ties: SQLValue, field: MovieField, descending: Bool, limit: SQLFragment) -> SQLFragment {
         let column = "f." + MovieFacetsTable.column(of: field)
-        let before = SQLFragment("SELECT * FROM (SELECT m.id AS id FROM movie_facets f INDEXED BY \(Self.sortIndex(of: field)) CROSS JOIN movies m ON m.id = f.id WHERE \(column) \(descending ? ">" : "<") ? AND ", [ties])
-            + walkCondition(field) + SQLFragment(" ORDER BY \(column)\(descending ? " DESC" : ""), \(SortKey.titleOrder(descending: false))") + limit + SQLFragment(")")
+        let before = SQLFragment.join(walkConditions(field, descending: descending).map { walked in
+            SQLFragment("SELECT * FROM (SELECT m.id AS id FROM movie_facets f INDEXED BY \(Self.sortIndex(of: field)) CROSS JOIN movies m ON m.id = f.id WHERE \(column) \(descending ? ">" : "<") ? AND ", [ties])
+                + walked + SQLFragment(" ORDER BY \(column)\(descending ? " DESC" : ""), \(SortKey.titleOrder(descending: false))") + limit + SQLFragment(")")
+        }, separator: " UNION ALL ")
         let tie = SQLFragment("SELECT * FROM (") + titleWalk + SQLFragment("\(column) = ? AND ", [ties]) + condition
             + SQLFragment(" ORDER BY \(SortKey.titleOrder(descending: false))") + limit + SQLFragment(")")
         return before + SQLFragment(" UNION ALL ") + tie
     }
 
-    /// The set's condition for a walk of `field`'s index in its order: the field's elements, when
-    /// more than one, tested on each row (`+column`), not looked up. SQLite ran their OR as a
-    /// union of index ranges and sorted it all (`duration:..138m duration:129m..` by duration:
-    /// every movie, 13.6 s at 9.5M movies). The span from their lowest start to their highest
-    /// end still bounds the walk (`year:2015 year:2016` would walk every earlier year: 0.04 ->
-    /// 0.80 s); one element's range starts it as it is.
-    func walkCondition(_ field: MovieField) -> SQLFragment {
+    /// The set's conditions for a walk of `field`'s index, one for each stretch of the index it
+    /// reads, in walk order (each an arm of a UNION ALL, in its order). With more than one
+    /// element of the field's facet, they are tested on each row (`+column`), not looked up:
+    /// SQLite ran their OR as a union of index ranges and sorted it all (`duration:..138m
+    /// duration:129m..` by duration: every movie, 13.6 s at 9.5M movies). Their ranges, merged
+    /// where they meet, bound the stretches on the plain column, so no walk reads the index
+    /// between them (`year:1894 year:2015`: every year between, 1.42 s). One element's range
+    /// starts the walk as it is.
+    func walkConditions(_ field: MovieField, descending: Bool) -> [SQLFragment] {
         var tested = columns
         let facet: Facet, column: String
         switch field {
@@ -95,20 +103,36 @@ extension QueryPlanner {
         case .duration: (facet, column, tested.minutes) = (.duration, columns.minutes, "+" + columns.minutes)
         case .year: (facet, column, tested.year) = (.year, columns.year, "+" + columns.year)
         case .votes: (facet, column, tested.votes) = (.votes, columns.votes, "+" + columns.votes)
-        default: return condition
+        default: return [condition]
         }
         let elements = filters.elements(of: facet)
-        guard elements.count > 1 else { return condition }
-        var sql = SQLBuilder.condition(for: filters, on: tested)
-        let bounds = elements.map(Self.bounds(of:))
-        if bounds.allSatisfy({ $0.low != nil }), let low = bounds.compactMap(\.low).min(by: Self.precedes) {
-            sql = sql + SQLFragment(" AND \(column) >= ?", [low])
+        guard elements.count > 1 else { return [condition] }
+        let test = SQLBuilder.condition(for: filters, on: tested)
+        // Ranges by their start (an open start first), merged where one reaches the next.
+        let ranges = elements.map(Self.bounds(of:)).sorted { a, b in
+            guard let low = b.low else { return false }
+            return a.low.map { Self.precedes($0, low) } ?? true
         }
-        if bounds.allSatisfy({ $0.high != nil }), let high = bounds.compactMap(\.high).max(by: Self.precedes) {
-            sql = sql + SQLFragment(" AND \(column) <= ?", [high])
+        var stretches: [(low: SQLValue?, high: SQLValue?)] = []
+        for range in ranges {
+            if let last = stretches.last, last.high.map({ high in range.low.map { !Self.precedes(high, $0) } ?? true }) ?? true {
+                let high = last.high.flatMap { a in range.high.map { b in Self.precedes(a, b) ? b : a } }
+                stretches[stretches.count - 1] = (last.low, high)
+            } else {
+                stretches.append(range)
+            }
         }
-        return sql
+        // Past a few stretches, one over their span (a compound of many arms costs its planning).
+        if stretches.count > Self.walkStretches { stretches = [(stretches.first!.low, stretches.map(\.high).contains(nil) ? nil : stretches.last!.high)] }
+        let conditions = stretches.map { stretch in
+            test + (stretch.low.map { SQLFragment(" AND \(column) >= ?", [$0]) } ?? SQLFragment(""))
+                + (stretch.high.map { SQLFragment(" AND \(column) <= ?", [$0]) } ?? SQLFragment(""))
+        }
+        return descending ? conditions.reversed() : conditions
     }
+
+    /// At most this many stretches of an index are walked one after the other.
+    static let walkStretches = 16
 
     /// The least and greatest value an element of a numeric facet can match (nil: open, or past
     /// Int's range), a little wider where its own test is strict (a rating bucket's next value).
