@@ -70,6 +70,28 @@ import TestSupport
         #expect(try catalog.movies(shape.query).map(\.id) == QueryPlannerTests.plainIDs(catalog, shape.query))
     }
 
+    @Test("the walk before a large tie is bounded by the tie at one end and by the set's own range at the other, one bound each")
+    func beforeTie() throws {
+        let (catalog, dir) = try Self.catalogWithTies()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let set = FilterSet([.year(.range(1850, 2000)), .genre("drama")])
+        let planner = try QueryPlannerTests.planner(catalog, set)
+        let up = planner.walkConditions(.year, descending: false, before: .integer(1870))
+        #expect(up.count == 1 && up[0].sql.hasSuffix(" AND f.year >= ? AND f.year < ?") && up[0].bindings.suffix(2) == [.integer(1850), .integer(1870)], "\(up)")
+        let down = planner.walkConditions(.year, descending: true, before: .integer(1990))
+        #expect(down.count == 1 && down[0].sql.hasSuffix(" AND f.year > ? AND f.year <= ?") && down[0].bindings.suffix(2) == [.integer(1990), .integer(2000)], "\(down)")
+        // A tie that is the set's first value leaves nothing before it: an empty range.
+        let first = try QueryPlannerTests.planner(catalog, FilterSet([.year(.range(1870, 2000))])).walkConditions(.year, descending: false, before: .integer(1870))
+        #expect(first.map(\.sql) == ["f.year > ? AND f.year < ?"])
+        for query in [MovieQuery(filters: FilterSet([.year(.range(1870, 2000)), .genre("drama")]), sort: .year, limit: 20),
+                      MovieQuery(filters: set, sort: .year, limit: 20, offset: 5),
+                      MovieQuery(filters: FilterSet([.year(.range(1900, 2030))]), sort: .year, descending: true, limit: 20)] {
+            let plan = try catalog.plan(query)
+            #expect(try Self.walksTitles(catalog, plan), "\(query.filters): \(plan.sql.sql)")
+            #expect(try catalog.movies(query).map(\.id) == QueryPlannerTests.plainIDs(catalog, query))
+        }
+    }
+
     @Test("the tie's value is bound, not spliced, and found through the sort key's index")
     func boundValue() throws {
         let (catalog, dir) = try Self.catalogWithTies()
