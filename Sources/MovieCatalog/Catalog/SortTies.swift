@@ -100,44 +100,23 @@ extension QueryPlanner {
     /// the set's own, SQLite bounded the range by the set's and read it all (`rating:6.3..8.1
     /// genre:drama --sort rating`, the page ending in 6.3's tie: 3.5M entries, 1.67 s).
     func walkConditions(_ field: MovieField, descending: Bool, before tie: SQLValue? = nil) -> [SQLFragment] {
-        var tested = columns
-        let facet: Facet, column: String
-        switch field {
-        case .rating: (facet, column, tested.rating) = (.rating, columns.rating, "+" + columns.rating)
-        case .duration: (facet, column, tested.minutes) = (.duration, columns.minutes, "+" + columns.minutes)
-        case .year: (facet, column, tested.year) = (.year, columns.year, "+" + columns.year)
-        case .votes: (facet, column, tested.votes) = (.votes, columns.votes, "+" + columns.votes)
-        default: return [condition]
-        }
+        guard let facet = SortKey.allCases.first(where: { $0.field == field }).flatMap(Facet.init(sortKey:)) else { return [condition] }
         let elements = filters.elements(of: facet)
         guard elements.count > 1 || tie != nil else { return [condition] }
-        let test = SQLBuilder.condition(for: filters, on: tested)
-        // Ranges by their start (an open start first), merged where one reaches the next.
-        let ranges = elements.map(Self.bounds(of:)).sorted { a, b in
-            guard let low = b.low else { return false }
-            return a.low.map { Self.precedes($0, low) } ?? true
-        }
-        var stretches: [(low: SQLValue?, high: SQLValue?)] = ranges.isEmpty ? [(nil, nil)] : []
-        for range in ranges {
-            if let last = stretches.last, last.high.map({ high in range.low.map { !Self.precedes(high, $0) } ?? true }) ?? true {
-                let high = last.high.flatMap { a in range.high.map { b in Self.precedes(a, b) ? b : a } }
-                stretches[stretches.count - 1] = (last.low, high)
-            } else {
-                stretches.append(range)
-            }
-        }
-        // Past a few stretches, one over their span (a compound of many arms costs its planning).
-        if stretches.count > Self.walkStretches { stretches = [(stretches.first!.low, stretches.map(\.high).contains(nil) ? nil : stretches.last!.high)] }
-        let conditions = stretches.compactMap { stretch -> SQLFragment? in
-            var low = stretch.low.map { SQLFragment(" AND \(column) >= ?", [$0]) } ?? SQLFragment("")
-            var high = stretch.high.map { SQLFragment(" AND \(column) <= ?", [$0]) } ?? SQLFragment("")
+        let column = "f." + MovieFacetsTable.column(of: field)
+        let test = SQLBuilder.condition(for: filters, on: columns.tested(field))
+        let spans = elements.isEmpty ? [ElementSpan(low: nil, high: nil)] : ElementSpan.merged(elements, most: Self.walkStretches)
+        let before = { (a: SQLValue, b: SQLValue) in ElementSpan.precedes(a, b) }
+        let conditions = spans.compactMap { span -> SQLFragment? in
+            var low = span.low.map { SQLFragment(" AND \(column) >= ?", [$0]) } ?? SQLFragment("")
+            var high = span.high.map { SQLFragment(" AND \(column) <= ?", [$0]) } ?? SQLFragment("")
             if let tie, descending {
                 // Only values above the tie: none in a stretch that ends below or at it.
-                if let end = stretch.high, !Self.precedes(tie, end) { return nil }
-                if stretch.low.map({ !Self.precedes(tie, $0) }) ?? true { low = SQLFragment(" AND \(column) > ?", [tie]) }
+                if let end = span.high, !before(tie, end) { return nil }
+                if span.low.map({ !before(tie, $0) }) ?? true { low = SQLFragment(" AND \(column) > ?", [tie]) }
             } else if let tie {
-                if let start = stretch.low, !Self.precedes(start, tie) { return nil }
-                if stretch.high.map({ !Self.precedes($0, tie) }) ?? true { high = SQLFragment(" AND \(column) < ?", [tie]) }
+                if let start = span.low, !before(start, tie) { return nil }
+                if span.high.map({ !before($0, tie) }) ?? true { high = SQLFragment(" AND \(column) < ?", [tie]) }
             }
             return test + low + high
         }
@@ -147,43 +126,9 @@ extension QueryPlanner {
         return descending ? conditions.reversed() : conditions
     }
 
-    /// At most this many stretches of an index are walked one after the other.
+    /// At most this many stretches of an index are walked one after the other (a compound of
+    /// many arms costs its planning); more are walked as one span.
     static let walkStretches = 16
-
-    /// The least and greatest value an element of a numeric facet can match (nil: open, or past
-    /// Int's range), a little wider where its own test is strict (a rating bucket's next value).
-    static func bounds(of element: MovieFilter) -> (low: SQLValue?, high: SQLValue?) {
-        func integers(_ low: Int?, _ high: Int?) -> (SQLValue?, SQLValue?) { (low.map { .integer(Int64($0)) }, high.map { .integer(Int64($0)) }) }
-        switch element {
-        case .rating(.bucket(let n)): return (.real(Double(n)), .real(Double(n) + 1))
-        case .rating(.exact(let v)): return (.real(v), .real(v))
-        case .rating(.range(let lo, let hi)): return (lo.map(SQLValue.real), hi.map(SQLValue.real))
-        case .duration(.hours(let h)):
-            let (start, over) = h.multipliedReportingOverflow(by: 60)
-            if over { return (nil, nil) }
-            let (end, past) = start.addingReportingOverflow(60)
-            return integers(start, past ? nil : end)
-        case .duration(.minutes(let m)): return integers(m, m)
-        case .duration(.range(let lo, let hi)): return integers(lo, hi)
-        case .year(.exact(let y)): return integers(y, y)
-        case .year(.decade(let d)):
-            let (end, past) = d.addingReportingOverflow(9)
-            return integers(d, past ? nil : end)
-        case .year(.range(let lo, let hi)): return integers(lo, hi)
-        case .votes(.exact(let n)): return integers(n, n)
-        case .votes(.range(let lo, let hi)): return integers(lo, hi)
-        default: return (nil, nil)
-        }
-    }
-
-    /// Orders two bounds of one facet (all integers, or all reals), exactly.
-    static func precedes(_ a: SQLValue, _ b: SQLValue) -> Bool {
-        switch (a, b) {
-        case (.integer(let x), .integer(let y)): return x < y
-        case (.real(let x), .real(let y)): return x < y
-        default: return false
-        }
-    }
 
     /// Ids in title order from the natural key's index, each probing its narrow row; a WHERE follows.
     var titleWalk: SQLFragment {

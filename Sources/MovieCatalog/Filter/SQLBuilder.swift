@@ -39,6 +39,19 @@ public struct ConditionColumns: Sendable {
 
     /// The columns of `movies m`, genres through `movie_genres`.
     public static let movies = ConditionColumns(alias: "m") { $0.column! }
+
+    /// The same columns, `field`'s as `+column`: tested on each row, never looked up in an index.
+    func tested(_ field: MovieField) -> ConditionColumns {
+        var tested = self
+        switch field {
+        case .rating: tested.rating = "+" + rating
+        case .duration: tested.minutes = "+" + minutes
+        case .year: tested.year = "+" + year
+        case .votes: tested.votes = "+" + votes
+        default: break
+        }
+        return tested
+    }
 }
 
 /// Translates a filter set into one parameterised WHERE condition over `movies m` (title and
