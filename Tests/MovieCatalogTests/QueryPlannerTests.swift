@@ -278,7 +278,8 @@ import TestSupport
             let query = MovieQuery(filters: filters, sort: .title, limit: 5)
             let planner = try Self.planner(catalog, filters)
             let plan = try planner.select(query, columns: MovieColumns.select)
-            #expect(plan.matches == exact, "\(filters)")
+            // A combination's matches are at most its rarest facet's (its shares multiplied: fewer).
+            #expect(filters.elements.count == 1 ? plan.matches == exact : plan.matches <= exact, "\(filters)")
             // The walk would read every movie to find five: costed so.
             let walk = try #require(plan.costs.first { $0.driver == .sortOrder(.title) })
             #expect(walk.rows >= 20_000, "\(filters): \(plan.costs)")
@@ -331,6 +332,37 @@ import TestSupport
         }
         let counted = try Self.planner(catalog, FilterSet([.genre("comedy"), .rating(.range(9, nil))])).count()
         #expect(counted.walkLimit == nil)
+    }
+
+    @Test("a combination the sample sees none of is taken to match its facets' shares multiplied: a page starts from a facet's index, not a walk costed on half a sampled match")
+    func independentShares() throws {
+        let (catalog, dir) = try Self.syntheticCatalog(100_000)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // Four facets of a tenth each, spread independently of one another by hashes of the id:
+        // 8 movies have all four, too few for the sample's thousand to see one.
+        try catalog.db.execute("""
+            UPDATE movies SET rating = CASE WHEN id * 7919 % 1000 < 100 THEN 9.5 ELSE 5.0 END,
+                year = CASE WHEN id * 104729 % 997 < 100 THEN 2020 ELSE 1990 END,
+                duration_minutes = CASE WHEN id * 1299709 % 1009 < 100 THEN 30 ELSE 100 END,
+                votes = CASE WHEN id * 15485863 % 1013 < 100 THEN 500000 ELSE 10 END
+            """)
+        let filters = FilterSet([.rating(.range(9, nil)), .year(.range(2015, nil)), .duration(.range(nil, 45)), .votes(.range(100_000, nil))])
+        let planner = try Self.planner(catalog, filters)
+        let sample = try QuerySample(catalog.db, condition: planner.condition, facets: [], keyColumn: nil, joiningMovies: false)
+        try #require(sample.matches == 0)
+        for limit in [3, 5] {
+            let query = MovieQuery(filters: filters, sort: .title, limit: limit)
+            let plan = try planner.select(query, columns: "m.id")
+            // Half a sampled match is some 50 movies, a walk of 2,050 titles a row; the shares say 9.
+            #expect(plan.matches < 20, "\(plan.matches)")
+            #expect(![.sortOrder(.title), .scan].contains(plan.driver), "\(plan.costs)")
+            let ids = try catalog.db.query(plan.sql.sql, plan.sql.bindings) { try $0.int64(0) }
+            let plain = try Self.plainIDs(catalog, query)
+            #expect(ids.count == limit && ids == plain)
+        }
+        // A set the sample sees is costed as before: the walk, for a page of a broad set.
+        let broad = MovieQuery(filters: FilterSet([.rating(.range(9, nil)), .genre("drama")]), sort: .title, limit: 3)
+        #expect(try Self.planner(catalog, broad.filters).select(broad, columns: "m.id").driver == .sortOrder(.title))
     }
 
     @Test("a walk over several elements of its key's facet searches each stretch of the index they cover, one after the other, tests them on each row, and lists the plain query's movies",
