@@ -315,9 +315,10 @@ import TestSupport
             #expect(lines.last == "USE TEMP B-TREE FOR ORDER BY", "\(lines)")
             return (ids, ran.driver, plan)
         }
-        let rare = try run(MovieQuery(filters: FilterSet([.genre("comedy"), .rating(.range(9, nil))]), sort: .title, limit: 3))
-        #expect(rare.ids == [1001, 3003])
-        #expect(rare.plan.driver == .sortOrder(.title), "\(rare.plan.costs)")
+        // By year: at this size a walk in title order, its probes at random, costs more than a scan.
+        let rare = try run(MovieQuery(filters: FilterSet([.genre("comedy"), .rating(.range(9, nil))]), sort: .year, limit: 3))
+        #expect(rare.ids == [3003, 1001])
+        #expect(rare.plan.driver == .sortOrder(.year), "\(rare.plan.costs)")
         let limit = try #require(rare.plan.walkLimit)
         // At this size a scan of the narrow rows is the next plan.
         #expect(limit.instead.driver == .scan && rare.ran == .scan, "\(rare.plan.costs) \(limit.instead.driver) \(rare.ran)")
@@ -326,7 +327,7 @@ import TestSupport
         #expect(try catalog.fieldsWithValues([.votes], running: &plan) == [.votes])
         #expect(plan.driver == .scan)
         // Only a walk is limited, and a walk the sample judges well ends within its limit.
-        for (sort, descending, limit) in [(SortKey.title, false, 50), (.rating, true, 50), (.year, false, 5_000), (.title, false, 8_000)] {
+        for (sort, descending, limit) in [(SortKey.title, false, 50), (.rating, true, 50), (.year, false, 5_000), (.title, false, 3_000)] {
             let broad = try run(MovieQuery(filters: FilterSet([.genre("drama")]), sort: sort, descending: descending, limit: limit))
             #expect(broad.plan.walkLimit != nil && broad.ran == .sortOrder(sort), "\(sort) \(limit): \(broad.plan.costs)")
         }
@@ -363,6 +364,34 @@ import TestSupport
         // A set the sample sees is costed as before: the walk, for a page of a broad set.
         let broad = MovieQuery(filters: FilterSet([.rating(.range(9, nil)), .genre("drama")]), sort: .title, limit: 3)
         #expect(try Self.planner(catalog, broad.filters).select(broad, columns: "m.id").driver == .sortOrder(.title))
+    }
+
+    @Test("rows in title order cost their random probes: a rare set's page scans a small catalog, a facet's index pays a title lookup a match when sorted by title, a title test in the natural key spares the probes")
+    func titleOrderCosts() throws {
+        let (catalog, dir) = try Self.syntheticCatalog(50_000)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // Every drama rated 9 or more, no comedy but two (as in walkGivesUp).
+        try catalog.db.execute("""
+            UPDATE movies SET rating = 9.0 + (id % 10) / 10.0 WHERE id % 2 = 0;
+            UPDATE movies SET rating = min(rating, 8.9) WHERE id % 2 = 1;
+            UPDATE movies SET rating = 9.9 WHERE id IN (1001, 3003);
+            """)
+        func plan(_ filters: FilterSet, _ sort: SortKey, limit: Int = 3) throws -> QueryPlan {
+            try Self.planner(catalog, filters).select(MovieQuery(filters: filters, sort: sort, limit: limit), columns: "m.id")
+        }
+        func cost(_ plan: QueryPlan, _ driver: QueryPlan.Driver) throws -> Double { try #require(plan.costs.first { $0.driver == driver }).rows }
+        // Some 24 matches guessed: 6,150 titles walked at random cost more than 50,000 narrow rows read in order.
+        let rare = try plan(FilterSet([.genre("comedy"), .rating(.range(9, nil))]), .title)
+        #expect(rare.driver == .scan, "\(rare.costs)")
+        // The rating index's matches, sorted by title, are each looked up in movies.
+        let rated = FilterSet([.rating(.range(9.5, nil))])
+        let byTitle = try plan(rated, .title, limit: 100), byYear = try plan(rated, .year, limit: 100)
+        #expect(try cost(byTitle, .facet(.rating)) - cost(byYear, .facet(.rating)) >= 0.99 * byTitle.matches, "\(byTitle.costs) \(byYear.costs)")
+        // A title element is tested in the natural key: a row that fails it costs no probe.
+        let titled = try plan(FilterSet([.title("movie 4"), .genre("drama")]), .title, limit: 20)
+        let untitled = try plan(FilterSet([.genre("drama"), .duration(.range(60, 92))]), .title, limit: 20)
+        #expect(titled.driver == .sortOrder(.title) && untitled.driver == .sortOrder(.title))
+        #expect(try cost(titled, .sortOrder(.title)) < cost(untitled, .sortOrder(.title)) / 2, "\(titled.costs) \(untitled.costs)")
     }
 
     @Test("a walk over several elements of its key's facet searches each stretch of the index they cover, one after the other, tests them on each row, and lists the plain query's movies",

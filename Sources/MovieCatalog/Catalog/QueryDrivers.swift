@@ -51,13 +51,4 @@ extension QueryPlanner {
         }
         return counts
     }
-
-    /// The movies the set would match if its selected `facets` were independent: each one's
-    /// share (its exact count when rare, else as sampled) multiplied.
-    func independentMatches(_ sample: QuerySample, rare: [Facet: Double], facets: [Facet]) -> Double {
-        facets.reduce(sample.movies) { product, facet in
-            let share = rare[facet].map { $0 / max(sample.movies, 1) } ?? sample.share(sample.facetMatches[facet] ?? sample.rows)
-            return product * min(1, share)
-        }
-    }
 }

@@ -61,12 +61,6 @@ public struct QueryPlan: Sendable {
 /// INDEXED BY / NOT INDEXED and CROSS JOIN order. Every plan reads the facet columns from
 /// movie_facets (genres as bits), so an index walk probes one narrow row.
 struct QueryPlanner {
-    /// The cost of a row reached through an index, relative to a row of a sequential scan and a
-    /// row put through the sorter (rough figures measured at 1M movies).
-    static let probeCost = 1.0, scanCost = 0.15, sortCost = 0.5
-    /// The cost of a movie id read from the title index's phrase lists (about half a scanned row).
-    static let postingCost = 0.075
-
     /// The facets with an index to start from, and the index.
     static let facetIndexes: [(facet: Facet, index: String)] = [
         (.genre, "movie_genres_genre"), (.rating, "movie_facets_rating"), (.duration, "movie_facets_minutes"),
@@ -142,7 +136,13 @@ struct QueryPlanner {
         // The rows a page needs from the start; a sum past Int64 is all of them.
         let (sum, overflow) = (query.limit ?? 0).addingReportingOverflow(query.offset ?? 0)
         let wantedRows = overflow ? Int.max : sum, wanted = Double(wantedRows)
-        var costs: [(driver: QueryPlan.Driver, rows: Double)] = candidates.map { ($0.driver, $0.rows + matches * Self.sortCost) }
+        // Sorted by title, a facet's index finds matches whose titles are each looked up in movies
+        // at random (a scan reads them in id order; the title index's plan reads movies first).
+        let titleLookups = query.sort == .title ? matches * Self.probeCost : 0
+        var costs: [(driver: QueryPlan.Driver, rows: Double)] = candidates.map {
+            guard case .facet(let facet) = $0.driver, facet != .title else { return ($0.driver, $0.rows + matches * Self.sortCost) }
+            return ($0.driver, $0.rows + matches * Self.sortCost + titleLookups)
+        }
         // Any set but an IMDb id's (one movie) may walk: the empty set, or one of facets without an
         // index of their own (certification, excluded genres), too.
         if paged, candidates.first?.driver != .imdbID, let walk = walkCost(query.sort, wanted: wanted, sample: sample, matchesBound: bound) {
@@ -231,99 +231,6 @@ struct QueryPlanner {
         }
         return QueryPlan(driver: driver, sql: SQLFragment("SELECT count(*) ") + from(driver, joiningMovies: needsMovies), costs: costs,
                          movies: sample.movies, matches: min(sample.estimate(sample.matches), bound), idOrder: idOrder)
-    }
-
-    /// Past this many title elements, the sample tests titles through the title index.
-    static let titlesTestedByIndex = 32
-
-    /// The sample, and the cost of each driver that finds every match (rows touched), for a page
-    /// of movies or (`counting`) their number.
-    /// Also the most movies the set is taken to match: a rare facet's exact count, or when the
-    /// sample saw none, its facets' shares multiplied.
-    private func estimate(keyColumn: String?, counting: Bool) throws -> (QuerySample, [(driver: QueryPlan.Driver, rows: Double)], Double) {
-        if filters.elements.contains(where: { $0.facet == .imdb }) {
-            return (QuerySample(), [(.imdbID, 1)], .infinity)
-        }
-        // Many titles are tested through the title index for the sample: one lookup of them all,
-        // then a probe a row, where each title's own test a row took seconds (3,000 titles).
-        // (Looked up once, for every test of the sample to read: a lookup of 3,000 titles takes
-        // a quarter of a second at 165,000 movies.)
-        var sampleCondition = condition, titleTest: SQLFragment?, titled: SQLFragment?
-        if titleIsExact, let titleQuery, filters.elements(of: .title).count > Self.titlesTestedByIndex {
-            titled = SQLFragment("WITH titled(id) AS MATERIALIZED (SELECT rowid FROM \(MovieTitlesTable.name) WHERE ")
-                + MovieTitlesTable.match(titleQuery, alias: MovieTitlesTable.name) + SQLFragment(") ")
-            let test = SQLFragment("f.id IN titled")
-            sampleCondition = SQLBuilder.condition(for: filters.removing(.title), on: columns) + SQLFragment(" AND ") + test
-            titleTest = test
-        }
-        // Every selected facet alone: a driver's cost, and a facet's share of the movies.
-        let selected = Facet.allCases.filter { !filters.elements(of: $0).isEmpty }
-        let sample = try QuerySample(db, with: titled, condition: sampleCondition, facets: selected.map {
-            ($0, $0 == .title ? titleTest ?? SQLBuilder.condition(facet: .title, elements: filters.elements(of: .title), on: columns)
-                : SQLBuilder.condition(facet: $0, elements: filters.elements(of: $0), on: columns))
-        }, keyColumn: keyColumn, joiningMovies: readsMovies)
-        var costs: [(driver: QueryPlan.Driver, rows: Double)] = [(.scan, sample.movies * Self.scanCost)]
-        let rare = try rareFacetCounts(sample)
-        for (facet, _) in drivable {
-            // A genre or title costs twice: its ids are listed (from movie_genres, or the trigrams'
-            // lists), then each row is looked up. Exact title phrases list only matches, and a
-            // count of titles alone looks nothing up.
-            let perRow: Double
-            switch facet {
-            case .genre: perRow = 2 * Self.probeCost
-            case .title where titleIsExact:
-                perRow = Self.postingCost + (counting && filters.removing(.title).isEmpty ? 0 : Self.probeCost)
-            case .title: perRow = 2 * Self.probeCost
-            default: perRow = Self.probeCost
-            }
-            costs.append((.facet(facet), (rare[facet] ?? sample.estimate(sample.facetMatches[facet] ?? 0)) * perRow))
-        }
-        var most = rare.values.min() ?? .infinity
-        if sample.matches == 0 {
-            // The sample saw no match: half a match is only its ceiling. The facets taken as
-            // independent give a second, far lower for a combination of several (at 10M,
-            // `rating:7.8..9.2 genre:western certification:NC-17`: 4,635 sampled, 1,315 so, 1,355 in fact).
-            most = min(most, independentMatches(sample, rare: rare, facets: selected))
-        }
-        return (sample, costs, most)
-    }
-
-    /// The rows the sort-order walk touches to fill `wanted` rows, or nil when an index it needs
-    /// is missing; the set matches at most `matchesBound` movies (a rare facet's exact count).
-    private func walkCost(_ key: SortKey, wanted: Double, sample: QuerySample, matchesBound: Double) -> Double? {
-        guard indexes.contains(Self.titleIndex) else { return nil }
-        let rows = sample.movies
-        let share = min(sample.share(sample.matches), matchesBound / max(rows, 1))
-        guard let field = key.field else { return min(rows, wanted / share) * Self.probeCost }
-        guard indexes.contains(Self.sortIndex(of: field)) else { return nil }
-        let keyed = sample.estimate(sample.keyed), keyedMatches = min(sample.estimate(sample.keyedMatches), matchesBound)
-        var walked: Double
-        if keyedMatches >= wanted {
-            walked = wanted * keyed / max(keyedMatches, 1)
-            if let facet = Facet(sortKey: key), filters.elements(of: facet).count == 1 {
-                // The walk starts at the selected range's end: only the range's rows are walked.
-                walked = min(walked, wanted * sample.estimate(sample.facetMatches[facet] ?? sample.keyed) / max(keyedMatches, 1))
-            }
-        } else {
-            walked = keyed
-            if Facet(sortKey: key).map({ filters.elements(of: $0).isEmpty }) ?? true {
-                // Then movies without the key, in title order.
-                let unkeyedShare = max(sample.share(sample.matches - sample.keyedMatches), 1 / max(rows, 1))
-                walked += min(rows, (wanted - keyedMatches) / unkeyedShare)
-            }
-        }
-        // The last value's ties are all read (and sorted by title) to finish the page.
-        return (walked + sample.keyTies) * Self.probeCost + wanted * Self.probeCost
-    }
-
-    private func choose(_ costs: [(driver: QueryPlan.Driver, rows: Double)]) -> QueryPlan.Driver {
-        // A row read tests the set's titles one by one (a LIKE each), unless the title index finds
-        // exactly them: with many titles, that is the cost (3,000 titles walked 433 rows in 2.9 s).
-        let titles = Double(filters.elements(of: .title).count)
-        func weight(_ cost: (driver: QueryPlan.Driver, rows: Double)) -> Double {
-            titles > 1 && !(cost.driver == .facet(.title) && titleIsExact) ? cost.rows * (1 + (titles - 1) / 16) : cost.rows
-        }
-        return costs.min { weight($0) < weight($1) }?.driver ?? .scan
     }
 
     /// `FROM ... WHERE ...` of a driver: movie_facets f and (unless not `joiningMovies`) movies m,
