@@ -35,7 +35,7 @@ extension Catalog {
     func running<T>(_ plan: QueryPlan, _ body: (_ plan: QueryPlan, _ arrived: () -> Void) throws -> T) throws -> (T, ran: QueryPlan) {
         guard let limit = plan.walkLimit else { return (try body(plan) {}, plan) }
         // The first row comes only once the walk is done: its page is sorted again, by the
-        // statement's outer ORDER BY, as it joins movies (`QueryPlannerTests.walkGivesUp`).
+        // statement's outer ORDER BY, as it joins movies (`PlanEstimateTests.walkGivesUp`).
         if let result = try db.withStepLimit(limit.steps, { stepLimit in try body(plan) { stepLimit.lift() } }) {
             return (result, plan)
         }

@@ -1,0 +1,144 @@
+import Foundation
+import Testing
+@testable import MovieCatalog
+@testable import MovieDomain
+@testable import SQLiteStore
+import TestSupport
+
+/// The planner's estimates where its sample sees little: rare facets counted exactly, a set
+/// the sample sees none of guessed from its facets' shares, walks that give up, and what rows
+/// in title order cost.
+@Suite struct PlanEstimateTests {
+    @Test("a selection the sample barely sees is counted exactly in its own index: the plan knows its few matches and walks no sort order for them")
+    func rareSelection() throws {
+        let (catalog, dir) = try QueryPlannerTests.syntheticCatalog(20_000)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try catalog.db.execute("""
+            INSERT INTO genres (code, name) VALUES ('noir', 'Noir');
+            INSERT INTO movie_genres (movie_id, genre_id) SELECT 777, id FROM genres WHERE code = 'noir';
+            UPDATE movies SET year = 2050 WHERE id IN (5, 15000);
+            INSERT INTO genres (code, name) VALUES ('clustered', 'Clustered');
+            INSERT INTO movie_genres (movie_id, genre_id) SELECT m.id, g.id FROM movies m, genres g WHERE m.id <= 3 AND g.code = 'clustered';
+            """)
+        // Ids 1 to 3 lie in the first sampled range: the sample sees all three.
+        for (filters, exact) in [(FilterSet([.genre("noir")]), 1.0), (FilterSet([.year(.range(2050, 2050))]), 2.0),
+                                 (FilterSet([.genre("clustered")]), 3.0),
+                                 (FilterSet([.genre("noir"), .year(.range(2050, 2050))]), 1.0)] {
+            let query = MovieQuery(filters: filters, sort: .title, limit: 5)
+            let planner = try QueryPlannerTests.planner(catalog, filters)
+            let plan = try planner.select(query, columns: MovieColumns.select)
+            // A combination's matches are at most its rarest facet's (its shares multiplied: fewer).
+            #expect(filters.elements.count == 1 ? plan.matches == exact : plan.matches <= exact, "\(filters)")
+            // The walk would read every movie to find five: costed so.
+            let walk = try #require(plan.costs.first { $0.driver == .sortOrder(.title) })
+            #expect(walk.rows >= 20_000, "\(filters): \(plan.costs)")
+            #expect(plan.driver != .sortOrder(.title) && plan.driver != .scan, "\(filters): \(plan.driver)")
+            #expect(try catalog.db.query(plan.sql.sql, plan.sql.bindings) { try $0.int64(0) } == QueryPlannerTests.plainIDs(catalog, query))
+        }
+        // A selection the sample sees often is not counted.
+        let broad = try QueryPlannerTests.planner(catalog, FilterSet([.genre("comedy")]))
+        let sample = try QuerySample(catalog.db, condition: broad.condition, facets: [(.genre, broad.condition)], keyColumn: nil, joiningMovies: false)
+        #expect(try broad.rareFacetCounts(sample).isEmpty)
+    }
+
+    /// 50,000 movies, every drama rated 9 or more, no comedy but two that come last in title
+    /// order: a set of broad facets (comedy, rating 9..) whose two matches the sample cannot see.
+    static func misjudgedCatalog() throws -> (Catalog, URL) {
+        let (catalog, dir) = try QueryPlannerTests.syntheticCatalog(50_000)
+        try catalog.db.execute("""
+            UPDATE movies SET rating = 9.0 + (id % 10) / 10.0 WHERE id % 2 = 0;
+            UPDATE movies SET rating = min(rating, 8.9) WHERE id % 2 = 1;
+            UPDATE movies SET rating = 9.9, title = 'Zz ' || id WHERE id IN (1001, 3003);
+            """)
+        return (catalog, dir)
+    }
+
+    @Test("a walk the sample misjudges gives up past the next plan's rows and that plan runs: the same page; a walk it judges well finishes")
+    func walkGivesUp() throws {
+        let (catalog, dir) = try Self.misjudgedCatalog()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        func run(_ query: MovieQuery) throws -> (ids: [Int64], ran: QueryPlan.Driver, plan: QueryPlan) {
+            let plan = try QueryPlannerTests.planner(catalog, query.filters).select(query, columns: MovieColumns.select)
+            let (ids, ran) = try catalog.running(plan) { plan, arrived in
+                try catalog.db.query(plan.sql.sql, plan.sql.bindings) { arrived(); return try $0.int64(0) }
+            }
+            #expect(ids == (try QueryPlannerTests.plainIDs(catalog, query)), "\(query.filters)")
+            // The limit holds until the first row: the walk must be over by then, its page sorted
+            // again as the statement's last step.
+            let lines = try catalog.queryPlan(plan.sql)
+            #expect(lines.last == "USE TEMP B-TREE FOR ORDER BY", "\(lines)")
+            return (ids, ran.driver, plan)
+        }
+        // By year: at this size a walk in title order, its probes at random, costs more than a scan.
+        let rare = try run(MovieQuery(filters: FilterSet([.genre("comedy"), .rating(.range(9, nil))]), sort: .year, limit: 3))
+        #expect(rare.ids == [3003, 1001])
+        #expect(rare.plan.driver == .sortOrder(.year), "\(rare.plan.costs)")
+        let limit = try #require(rare.plan.walkLimit)
+        // At this size a scan of the narrow rows is the next plan.
+        #expect(limit.instead.driver == .scan && rare.ran == .scan, "\(rare.plan.costs) \(limit.instead.driver) \(rare.ran)")
+        // A table's question about its columns gives up the walk once, for the listing after too.
+        var plan = rare.plan
+        #expect(try catalog.fieldsWithValues([.votes], running: &plan) == [.votes])
+        #expect(plan.driver == .scan)
+        // Only a walk is limited, and a walk the sample judges well ends within its limit.
+        for (sort, descending, limit) in [(SortKey.title, false, 50), (.rating, true, 50), (.year, false, 5_000), (.title, false, 3_000)] {
+            let broad = try run(MovieQuery(filters: FilterSet([.genre("drama")]), sort: sort, descending: descending, limit: limit))
+            #expect(broad.plan.walkLimit != nil && broad.ran == .sortOrder(sort), "\(sort) \(limit): \(broad.plan.costs)")
+        }
+        let counted = try QueryPlannerTests.planner(catalog, FilterSet([.genre("comedy"), .rating(.range(9, nil))])).count()
+        #expect(counted.walkLimit == nil)
+    }
+
+    @Test("a combination the sample sees none of is taken to match its facets' shares multiplied: a page starts from a facet's index, not a walk costed on half a sampled match")
+    func independentShares() throws {
+        let (catalog, dir) = try QueryPlannerTests.syntheticCatalog(100_000)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // Four facets of a tenth each, spread independently of one another by hashes of the id:
+        // 8 movies have all four, too few for the sample's thousand to see one.
+        try catalog.db.execute("""
+            UPDATE movies SET rating = CASE WHEN id * 7919 % 1000 < 100 THEN 9.5 ELSE 5.0 END,
+                year = CASE WHEN id * 104729 % 997 < 100 THEN 2020 ELSE 1990 END,
+                duration_minutes = CASE WHEN id * 1299709 % 1009 < 100 THEN 30 ELSE 100 END,
+                votes = CASE WHEN id * 15485863 % 1013 < 100 THEN 500000 ELSE 10 END
+            """)
+        let filters = FilterSet([.rating(.range(9, nil)), .year(.range(2015, nil)), .duration(.range(nil, 45)), .votes(.range(100_000, nil))])
+        let planner = try QueryPlannerTests.planner(catalog, filters)
+        let sample = try QuerySample(catalog.db, condition: planner.condition, facets: [], keyColumn: nil, joiningMovies: false)
+        try #require(sample.matches == 0)
+        for limit in [3, 5] {
+            let query = MovieQuery(filters: filters, sort: .title, limit: limit)
+            let plan = try planner.select(query, columns: "m.id")
+            // Half a sampled match is some 50 movies, a walk of 2,050 titles a row; the shares say 9.
+            #expect(plan.matches < 20, "\(plan.matches)")
+            #expect(![.sortOrder(.title), .scan].contains(plan.driver), "\(plan.costs)")
+            let ids = try catalog.db.query(plan.sql.sql, plan.sql.bindings) { try $0.int64(0) }
+            let plain = try QueryPlannerTests.plainIDs(catalog, query)
+            #expect(ids.count == limit && ids == plain)
+        }
+        // A set the sample sees is costed as before: the walk, for a page of a broad set.
+        let broad = MovieQuery(filters: FilterSet([.rating(.range(9, nil)), .genre("drama")]), sort: .title, limit: 3)
+        #expect(try QueryPlannerTests.planner(catalog, broad.filters).select(broad, columns: "m.id").driver == .sortOrder(.title))
+    }
+
+    @Test("rows in title order cost their random probes: a rare set's page scans a small catalog, a facet's index pays a title lookup a match when sorted by title, a title test in the natural key spares the probes")
+    func titleOrderCosts() throws {
+        let (catalog, dir) = try Self.misjudgedCatalog()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        func plan(_ filters: FilterSet, _ sort: SortKey, limit: Int = 3) throws -> QueryPlan {
+            try QueryPlannerTests.planner(catalog, filters).select(MovieQuery(filters: filters, sort: sort, limit: limit), columns: "m.id")
+        }
+        func cost(_ plan: QueryPlan, _ driver: QueryPlan.Driver) throws -> Double { try #require(plan.costs.first { $0.driver == driver }).rows }
+        // Some 24 matches guessed: 6,150 titles walked at random cost more than 50,000 narrow rows read in order.
+        let rare = try plan(FilterSet([.genre("comedy"), .rating(.range(9, nil))]), .title)
+        #expect(rare.driver == .scan, "\(rare.costs)")
+        // The rating index's matches, sorted by title, are each looked up in movies.
+        let rated = FilterSet([.rating(.range(9.5, nil))])
+        let byTitle = try plan(rated, .title, limit: 100), byYear = try plan(rated, .year, limit: 100)
+        #expect(try cost(byTitle, .facet(.rating)) - cost(byYear, .facet(.rating)) >= 0.99 * byTitle.matches, "\(byTitle.costs) \(byYear.costs)")
+        // A title element is tested in the natural key: a row that fails it costs no probe.
+        let titled = try plan(FilterSet([.title("movie 4"), .genre("drama")]), .title, limit: 20)
+        let untitled = try plan(FilterSet([.genre("drama"), .duration(.range(60, 92))]), .title, limit: 20)
+        #expect(titled.driver == .sortOrder(.title) && untitled.driver == .sortOrder(.title))
+        #expect(try cost(titled, .sortOrder(.title)) < cost(untitled, .sortOrder(.title)) / 2, "\(titled.costs) \(untitled.costs)")
+    }
+}
