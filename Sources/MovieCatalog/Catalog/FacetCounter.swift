@@ -104,9 +104,10 @@ public struct FacetCounter {
             conditions.append(SQLFragment("(f.genres & ?) = 0", [.integer(excludedBits)]))
         }
         let others = FilterSet(set.elements.filter { FacetCounter.testedInMovies.contains($0.facet) })
-        let rows = try FacetCounter.rows(testing: others, conditions, catalog.db)
-        // A large catalog is tallied in parts at once, on one snapshot (ParallelScan), else in one scan.
-        let query = rows.query, part = query + SQLFragment(" AND \(rows.idColumn) BETWEEN ? AND ?")
+        // A large catalog is tallied in parts at once, on one snapshot (ParallelScan), else in one
+        // scan. Each statement is made on the connection that runs it: its title test asks that
+        // snapshot which titles LIKE does not fold.
+        let rowConditions = conditions
         let start = tally
         // The stored blocks (movie_facet_totals): with nothing selected their counts, else their
         // packed rows, when the set has nothing the packed rows lack (`testedInMovies`).
@@ -120,7 +121,9 @@ public struct FacetCounter {
         } else if let parts = (try? scan.run({ connection, ids in
             if let packed, let tally = try FacetTotals.tally(start, connection, packed, within: ids, minimumCoverage: 0) { return tally }
             var tally = start
-            try FacetCounter.tally(into: &tally, connection, part + SQLFragment("", [.integer(ids.lowerBound), .integer(ids.upperBound)]))
+            let rows = try FacetCounter.rows(testing: others, rowConditions, connection)
+            try FacetCounter.tally(into: &tally, connection, rows.query
+                + SQLFragment(" AND \(rows.idColumn) BETWEEN ? AND ?", [.integer(ids.lowerBound), .integer(ids.upperBound)]))
             return tally
         })) ?? nil {
             for other in parts { tally.merge(other) }
@@ -129,7 +132,7 @@ public struct FacetCounter {
         } else if packedOnly {
             return nil
         } else {
-            try FacetCounter.tally(into: &tally, db, query)
+            try FacetCounter.tally(into: &tally, db, try FacetCounter.rows(testing: others, rowConditions, db).query)
         }
         return tally
     }

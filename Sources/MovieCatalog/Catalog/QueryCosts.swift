@@ -64,24 +64,26 @@ extension QueryPlanner {
             // The sample saw no match: half a match is only its ceiling. The facets taken as
             // independent give a second, far lower for a combination of several (at 10M,
             // `rating:7.8..9.2 genre:western certification:NC-17`: 4,635 sampled, 1,315 so, 1,355 in fact).
-            most = min(most, independentMatches(sample, rare: rare, facets: selected))
+            // Facets that go together are guessed too rare so: the guess goes no lower than an
+            // eighth of a sampled match (a walk wrongly given up for an index cost 5 times as long).
+            most = min(most, max(independentMatches(sample, rare: rare, facets: selected), sample.estimate(0) / 4))
         }
         return (sample, costs, most)
     }
 
     /// The rows the sort-order walk touches to fill `wanted` rows, or nil when an index it needs
-    /// is missing; the set matches at most `matchesBound` movies (a rare facet's exact count).
-    func walkCost(_ key: SortKey, wanted: Double, sample: QuerySample, matchesBound: Double) -> Double? {
+    /// is missing; the set is taken to match at most `mostMatches` movies (`estimate`'s guess).
+    func walkCost(_ key: SortKey, wanted: Double, sample: QuerySample, mostMatches: Double) -> Double? {
         guard indexes.contains(Self.titleIndex) else { return nil }
         let rows = sample.movies
-        let share = min(sample.share(sample.matches), matchesBound / max(rows, 1))
+        let share = min(sample.share(sample.matches), mostMatches / max(rows, 1))
         // The natural key holds the titles: a title element is tested there, and only the rows
         // that pass it are probed.
         let titleTested = filters.elements(of: .title).isEmpty ? 1 : sample.share(sample.facetMatches[.title] ?? sample.rows)
         let inTitleOrderCost = Self.scanCost + titleTested * Self.titleOrderCost
         guard let field = key.field else { return min(rows, wanted / share) * inTitleOrderCost }
         guard indexes.contains(Self.sortIndex(of: field)) else { return nil }
-        let keyed = sample.estimate(sample.keyed), keyedMatches = min(sample.estimate(sample.keyedMatches), matchesBound)
+        let keyed = sample.estimate(sample.keyed), keyedMatches = min(sample.estimate(sample.keyedMatches), mostMatches)
         var walked: Double, inTitleOrder = 0.0
         if keyedMatches >= wanted {
             walked = wanted * keyed / max(keyedMatches, 1)

@@ -130,22 +130,22 @@ struct QueryPlanner {
                              costs: [(.sortOrder(.title), 2 * rows * Self.probeCost)], movies: movies, matches: movies)
         }
         let keyColumn = query.sort.field.map { "f." + MovieFacetsTable.column(of: $0) }
-        let (sample, candidates, bound) = try estimate(keyColumn: keyColumn, counting: false)
-        let matches = min(sample.estimate(sample.matches), bound)
+        let (sample, candidates, most) = try estimate(keyColumn: keyColumn, counting: false)
+        let matches = min(sample.estimate(sample.matches), most)
         let paged = query.limit != nil
         // The rows a page needs from the start; a sum past Int64 is all of them.
         let (sum, overflow) = (query.limit ?? 0).addingReportingOverflow(query.offset ?? 0)
         let wantedRows = overflow ? Int.max : sum, wanted = Double(wantedRows)
-        // Sorted by title, a facet's index finds matches whose titles are each looked up in movies
-        // at random (a scan reads them in id order; the title index's plan reads movies first).
-        let titleLookups = query.sort == .title ? matches * Self.probeCost : 0
+        // A range index's matches come by value, and each one's movie (its title breaks the sort's
+        // ties) is looked up at random; a scan and the genre index list ids in order, and the
+        // title index's plan reads movies first.
         var costs: [(driver: QueryPlan.Driver, rows: Double)] = candidates.map {
-            guard case .facet(let facet) = $0.driver, facet != .title else { return ($0.driver, $0.rows + matches * Self.sortCost) }
-            return ($0.driver, $0.rows + matches * Self.sortCost + titleLookups)
+            guard case .facet(let facet) = $0.driver, facet != .title, facet != .genre else { return ($0.driver, $0.rows + matches * Self.sortCost) }
+            return ($0.driver, $0.rows + matches * (Self.sortCost + Self.probeCost))
         }
         // Any set but an IMDb id's (one movie) may walk: the empty set, or one of facets without an
         // index of their own (certification, excluded genres), too.
-        if paged, candidates.first?.driver != .imdbID, let walk = walkCost(query.sort, wanted: wanted, sample: sample, matchesBound: bound) {
+        if paged, candidates.first?.driver != .imdbID, let walk = walkCost(query.sort, wanted: wanted, sample: sample, mostMatches: most) {
             costs.append((.sortOrder(query.sort), walk))
         }
         let driver = forced ?? choose(costs)
@@ -217,7 +217,7 @@ struct QueryPlanner {
 
     /// The plan that counts the set's movies (`forcing` a driver: tests).
     func count(forcing forced: QueryPlan.Driver? = nil) throws -> QueryPlan {
-        let (sample, costs, bound) = try estimate(keyColumn: nil, counting: true)
+        let (sample, costs, most) = try estimate(keyColumn: nil, counting: true)
         let driver = forced ?? choose(costs)
         // Exact phrases test the titles in the index: movies is read only for an IMDb id.
         let testedInMovies: Set<Facet> = driver == .facet(.title) && titleIsExact ? [.imdb] : [.title, .imdb]
@@ -230,7 +230,7 @@ struct QueryPlanner {
         default: idOrder = nil
         }
         return QueryPlan(driver: driver, sql: SQLFragment("SELECT count(*) ") + from(driver, joiningMovies: needsMovies), costs: costs,
-                         movies: sample.movies, matches: min(sample.estimate(sample.matches), bound), idOrder: idOrder)
+                         movies: sample.movies, matches: min(sample.estimate(sample.matches), most), idOrder: idOrder)
     }
 
     /// `FROM ... WHERE ...` of a driver: movie_facets f and (unless not `joiningMovies`) movies m,
