@@ -10,6 +10,7 @@ extension QueryPlanner {
     /// The cost of a row walked in title order: the natural key lists ids in no order, so each
     /// probe reads a page of its own (1.6 µs a row at 1M, 2.2 µs at 10M, against 0.6–0.7 µs along
     /// the rating index, whose ties list ids in order, and 0.06 µs a row of movie_facets scanned).
+    /// (SortTies' `titleWalkCost`, 4, is the same row against a tie's row read in id order.)
     static let titleOrderCost = 2.0
     /// The cost of a movie id read from the title index's phrase lists (about half a scanned row).
     static let postingCost = 0.075
