@@ -137,8 +137,9 @@ import TestSupport
         #expect(rare.driver == .scan, "\(rare.costs)")
         // The rating index's matches, sorted by title, are each looked up in movies.
         // A range index's matches are each looked up in movies, at random (the title breaks the
-        // sort's ties); the genre index's come in id order. (A count reads no movie: the rows alone.)
-        for (filters, facet, lookups) in [(FilterSet([.rating(.range(9.5, nil))]), Facet.rating, true), (FilterSet([.genre("western")]), .genre, false)] {
+        // sort's ties); the genre index's come in id order. (A count reads no movie: the rows alone;
+        // the rating with another element, as a count of a range alone reads only its entries.)
+        for (filters, facet, lookups) in [(FilterSet([.rating(.range(9.5, nil)), .excludeGenre("western")]), Facet.rating, true), (FilterSet([.genre("western")]), .genre, false)] {
             let counted = try QueryPlannerTests.planner(catalog, filters).count()
             for sort in [SortKey.title, .year] {
                 let listed = try plan(filters, sort, limit: 100)
@@ -151,5 +152,17 @@ import TestSupport
         let untitled = try plan(FilterSet([.genre("drama"), .duration(.range(60, 92))]), .title, limit: 20)
         #expect(titled.driver == .sortOrder(.title) && untitled.driver == .sortOrder(.title))
         #expect(try cost(titled, .sortOrder(.title)) < cost(untitled, .sortOrder(.title)) / 2, "\(titled.costs) \(untitled.costs)")
+    }
+
+    @Test("a count the packed facet rows answer is costed as their blocks, not as a scan: a range's index with another facet probes every entry and loses to them; a range alone reads its entries and wins")
+    func packedCountCost() throws {
+        let (catalog, dir) = try QueryPlannerTests.syntheticCatalog(50_000)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let combined = FilterSet([.genre("drama"), .year(.range(1900, 1920))]), alone = FilterSet([.year(.range(1900, 1920))])
+        let packed = try catalog.countPlan(combined)
+        #expect(packed.driver == .scan && packed.packedRows, "\(packed.costs)")
+        let entries = try catalog.countPlan(alone)
+        #expect(entries.driver == .facet(.year) && !entries.packedRows, "\(entries.costs)")
+        #expect(try catalog.count(combined) == catalog.db.intScalar("SELECT count(*) FROM movies m WHERE year BETWEEN 1900 AND 1920 AND id % 2 = 0"))
     }
 }

@@ -24,9 +24,11 @@ extension Catalog {
 
     /// How counting a set will run.
     public func countPlan(_ filters: FilterSet) throws -> QueryPlan {
-        var plan = try QueryPlanner(db: db, filters: filters, genres: genres()).count()
-        // A scan of every movie reads the stored packed facet rows instead, where they answer.
-        plan.packedRows = try plan.driver == .scan && FacetCounter(catalog: self).canCountFromPackedRows(filters)
+        // A scan of every movie reads the stored packed facet rows instead, where they answer:
+        // then it is costed so.
+        let packed = try FacetCounter(catalog: self).canCountFromPackedRows(filters)
+        var plan = try QueryPlanner(db: db, filters: filters, genres: genres()).count(packedRows: packed)
+        plan.packedRows = packed && plan.driver == .scan
         return plan
     }
 

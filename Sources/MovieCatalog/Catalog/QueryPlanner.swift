@@ -216,8 +216,12 @@ struct QueryPlanner {
     }
 
     /// The plan that counts the set's movies (`forcing` a driver: tests).
-    func count(forcing forced: QueryPlan.Driver? = nil) throws -> QueryPlan {
-        let (sample, costs, most) = try estimate(keyColumn: nil, counting: true)
+    /// `packedRows`: a scan would tally movie_facet_totals' packed rows instead (it can answer the set).
+    func count(forcing forced: QueryPlan.Driver? = nil, packedRows: Bool = false) throws -> QueryPlan {
+        var (sample, costs, most) = try estimate(keyColumn: nil, counting: true)
+        if packedRows, let scan = costs.firstIndex(where: { $0.driver == .scan }) {
+            costs[scan].rows = sample.movies * Self.packedRowCost
+        }
         let driver = forced ?? choose(costs)
         // Exact phrases test the titles in the index: movies is read only for an IMDb id.
         let testedInMovies: Set<Facet> = driver == .facet(.title) && titleIsExact ? [.imdb] : [.title, .imdb]
