@@ -99,8 +99,7 @@ struct QueryPlanner {
         self.filters = filters
         var bits: [String: Int64] = [:]
         for genre in genres.genres { bits[genre.code] = MovieFacetsTable.bit(ofGenre: genre.id) }
-        var columns = MovieFacetsTable.conditionColumns(genreBits: bits)
-        if filters.elements.contains(where: { $0.facet == .title }) { columns.titleExceptions = try MovieTitlesTable.exceptions(db) }
+        let columns = try MovieTitlesTable.testing(filters, on: MovieFacetsTable.conditionColumns(genreBits: bits), db)
         self.columns = columns
         condition = SQLBuilder.condition(for: filters, on: columns)
         let schema = try db.query("SELECT name, sql FROM sqlite_master WHERE type IN ('index', 'table')") {
