@@ -172,7 +172,7 @@ struct QueryPlanner {
         let order = [.scan, .imdbID, .facet(.title)].contains(driver) ? query.sort.orderBy(descending: query.descending)
             : query.sort.orderBy(descending: query.descending, column: keyColumn)
         let page = SQLFragment(" LIMIT ? OFFSET ?", [.integer(Int64(query.limit ?? -1)), .integer(Int64(query.offset ?? 0))])
-        let sql: SQLFragment, matching = from(driver, sortedByTitle: query.sort == .title)
+        let sql: SQLFragment, matching = from(driver, sortedByTitle: query.sort == .title, facetsFirst: scansFacetsFirst(sample))
         var ties: SQLValue?, skip: KeyValueSkip?
         if case .sortOrder(let key) = driver {
             ties = try key.field.flatMap { try largeTies(of: $0, descending: query.descending, wanted: Int64(wantedRows), sample: sample) }
@@ -225,21 +225,23 @@ struct QueryPlanner {
         // Exact phrases test the titles in the index: movies is read only for an IMDb id.
         let testedInMovies: Set<Facet> = driver == .facet(.title) && titleIsExact ? [.imdb] : [.title, .imdb]
         let needsMovies = filters.elements.contains { testedInMovies.contains($0.facet) }
+        let facetsFirst = scansFacetsFirst(sample)
         var idOrder: String?
         switch driver {
         case .facet(.title): idOrder = "t.rowid"
-        case .scan where filters.elements(of: .title).isEmpty: idOrder = "f.id"
+        case .scan where filters.elements(of: .title).isEmpty || facetsFirst: idOrder = "f.id"
         case .scan: idOrder = "m.id"
         default: idOrder = nil
         }
-        return QueryPlan(driver: driver, sql: SQLFragment("SELECT count(*) ") + from(driver, joiningMovies: needsMovies), costs: costs,
+        return QueryPlan(driver: driver, sql: SQLFragment("SELECT count(*) ") + from(driver, joiningMovies: needsMovies, facetsFirst: facetsFirst), costs: costs,
                          movies: sample.movies, matches: min(sample.estimate(sample.matches), most), idOrder: idOrder)
     }
 
     /// `FROM ... WHERE ...` of a driver: movie_facets f and (unless not `joiningMovies`) movies m,
     /// in the order and with the index the driver says (a scan reads by id, so a count can be
-    /// split by id range, unless `sortedByTitle` and the title index gives the order).
-    func from(_ driver: QueryPlan.Driver, joiningMovies: Bool = true, sortedByTitle: Bool = false) -> SQLFragment {
+    /// split by id range, unless `sortedByTitle` and the title index gives the order). A scan that
+    /// tests a title reads movies first, unless `facetsFirst` (`scansFacetsFirst`).
+    func from(_ driver: QueryPlan.Driver, joiningMovies: Bool = true, sortedByTitle: Bool = false, facetsFirst: Bool = false) -> SQLFragment {
         let movies = joiningMovies ? " CROSS JOIN movies m ON m.id = f.id" : ""
         // Random lookups into movie_facets cost more than they save when no condition reads it.
         let facets = readsFacets ? " CROSS JOIN movie_facets f ON f.id = m.id" : ""
@@ -273,7 +275,7 @@ struct QueryPlanner {
         case .imdbID:
             return SQLFragment("FROM movies m\(facets) WHERE ") + condition
         case .scan, .sortOrder:
-            if !filters.elements(of: .title).isEmpty {
+            if !filters.elements(of: .title).isEmpty && !facetsFirst {
                 // The title test reads movies: scan it, and look up the narrow row of its matches
                 // only. In id order, but for titles alone in title order: there the natural key
                 // index (it covers the title) gives the order, and a listing streams. Elsewhere in
