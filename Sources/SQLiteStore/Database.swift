@@ -165,13 +165,21 @@ public final class Database {
         guard rc == SQLITE_OK else { throw DatabaseError(connection: handle) }
         // `moviecat_contains_any(title, a, b, ...)`: whether the title, lower-cased as
         // moviecat_lower does, once, holds any of the (already lower-cased) texts: a set of
-        // many titles beyond ASCII lower-cased each title once for every one of them.
+        // many titles beyond ASCII lower-cased each title once for every one of them, and one
+        // such text tested without a lower-cased copy of each title handed back to SQLite.
         let any = sqlite3_create_function_v2(handle, "moviecat_contains_any", -1, flags, nil, { context, count, arguments in
             guard let arguments, count > 0, sqlite3_value_type(arguments[0]) != SQLITE_NULL, let text = sqlite3_value_text(arguments[0]) else {
                 sqlite3_result_null(context)
                 return
             }
-            let folded = Database.searchFolded(UnsafeBufferPointer(start: text, count: Int(sqlite3_value_bytes(arguments[0]))))
+            let title = UnsafeBufferPointer(start: text, count: Int(sqlite3_value_bytes(arguments[0])))
+            // An ASCII title lower-cases to ASCII: no text beyond ASCII is in it, and such texts
+            // are what this function is given (`filter title:é --count` at 10M: 3.4 -> 1.4 s).
+            if !title.contains(where: { $0 >= 0x80 }) && (1..<Int(count)).allSatisfy({ Database.beyondASCII(arguments[$0]) }) {
+                sqlite3_result_int(context, 0)
+                return
+            }
+            let folded = Database.searchFolded(title)
             for index in 1..<Int(count) {
                 guard let value = arguments[index], let needle = sqlite3_value_text(value) else { continue }
                 let length = Int(sqlite3_value_bytes(value))
@@ -187,7 +195,7 @@ public final class Database {
 
     /// UTF-8 text's bytes `searchFolded`, as String's `lowercased()` makes them (each scalar's
     /// lower-case mapping) but with ASCII lowered byte by byte: a title with one `é` sent every
-    /// letter through Unicode's tables (`filter title:é --count` over 9.5M titles: 5.0 s, now 1.9 s).
+    /// letter through Unicode's tables (`filter title:é --count` over 9.5M titles: 5.0 s, then 1.9 s).
     static func searchFolded(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
         var folded: [UInt8] = []
         folded.reserveCapacity(bytes.count)
@@ -199,14 +207,30 @@ public final class Database {
                 index += 1
                 continue
             }
-            // The run of bytes up to the next ASCII one, lowered as a String (bytes that are no
-            // UTF-8 decode as U+FFFD, as String(decoding:) makes them).
+            // Latin-1's letters (U+00C0 to U+00FF, lead byte 0xC3), the most common beyond ASCII,
+            // by their table: the capitals but U+00D7 are their small letter less 0x20.
+            if byte == 0xC3, index + 1 < bytes.count, bytes[index + 1] & 0xC0 == 0x80 {
+                let next = bytes[index + 1]
+                folded.append(byte)
+                folded.append(next <= 0x9E && next != 0x97 ? next + 0x20 : next)
+                index += 2
+                continue
+            }
+            // The run of bytes up to the next ASCII one or Latin-1 lead byte (a lead byte ends
+            // any sequence before it), lowered as a String (bytes that are no UTF-8 decode as
+            // U+FFFD, as String(decoding:) makes them).
             var end = index + 1
-            while end < bytes.count && bytes[end] >= 0x80 { end += 1 }
+            while end < bytes.count && bytes[end] >= 0x80 && bytes[end] != 0xC3 { end += 1 }
             folded.append(contentsOf: String(decoding: UnsafeBufferPointer(rebasing: bytes[index..<end]), as: UTF8.self).searchFolded.utf8)
             index = end
         }
         return folded
+    }
+
+    /// Whether a text value has a byte beyond ASCII.
+    static func beyondASCII(_ value: OpaquePointer?) -> Bool {
+        guard let value, let text = sqlite3_value_text(value) else { return false }
+        return UnsafeBufferPointer(start: text, count: Int(sqlite3_value_bytes(value))).contains { $0 >= 0x80 }
     }
 
     /// Whether `needle`'s bytes occur in `haystack`.

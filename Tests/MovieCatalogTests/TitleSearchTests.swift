@@ -42,6 +42,17 @@ import TestSupport
         }
     }
 
+    @Test("every scalar of two UTF-8 bytes folds as String's searchFolded, alone, between letters and after a lone lead byte (Latin-1's by a table of its own)")
+    func twoByteScalarsFold() {
+        for value in 0x80...0x7FF {
+            let scalar = String(Unicode.Scalar(UInt32(value))!)
+            for bytes in [Array(scalar.utf8), Array(("A" + scalar + "\u{C9}z").utf8), [0xE2] + Array(scalar.utf8), Array(scalar.utf8) + [0xC3]] {
+                let expected = Array(String(decoding: bytes, as: UTF8.self).searchFolded.utf8)
+                #expect(bytes.withUnsafeBufferPointer { Database.searchFolded($0) } == expected, "U+\(String(value, radix: 16)): \(bytes)")
+            }
+        }
+    }
+
     static func randomText(_ rng: inout SeededRandom, length: ClosedRange<Int>) -> String {
         (0..<Int.random(in: length, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined()
     }

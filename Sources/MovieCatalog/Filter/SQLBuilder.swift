@@ -153,8 +153,8 @@ public enum SQLBuilder {
         case .title(let text):
             // Both sides in Unicode lower case (final sigma as sigma), compared as scalars. An ASCII text: LIKE (which folds
             // ASCII) is that, but for titles with one of the two letters whose lower case has ASCII
-            // in it, which it reads folded. Other text: moviecat_lower (see Database) and instr.
-            // (A LIKE pattern is refused past 50,000 bytes; a longer text takes the instr test.)
+            // in it, which it reads folded. Other text: moviecat_contains_any (see Database).
+            // (A LIKE pattern is refused past 50,000 bytes; a longer text takes the other test.)
             if let (like, pattern) = likeTest(text) {
                 let exception: String
                 switch columns.titleExceptions {
@@ -165,7 +165,7 @@ public enum SQLBuilder {
                 return SQLFragment("(m.title\(like) OR (\(exception) AND " + MovieTitlesTable.folded("m.title") + "\(like)))",
                                    [pattern, pattern])
             }
-            return SQLFragment("instr(moviecat_lower(m.title), ?) > 0", [.text(text.searchFolded)])
+            return SQLFragment("moviecat_contains_any(m.title, ?)", [.text(text.searchFolded)])
         case .genre, .excludeGenre, .certification, .imdb:
             preconditionFailure("handled per facet")
         }
@@ -204,7 +204,7 @@ public enum SQLBuilder {
         return ors.count == 1 ? ors[0] : SQLFragment.or(ors).parenthesized
     }
 
-    /// The LIKE test and pattern of an ASCII title text (nil for other text, tested with instr).
+    /// The LIKE test and pattern of an ASCII title text (nil for other text, moviecat_contains_any's).
     static func likeTest(_ text: String) -> (like: String, pattern: SQLValue)? {
         guard text.utf8.count <= longestLikeText && text.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
         let escaped = escapeLike(text)
