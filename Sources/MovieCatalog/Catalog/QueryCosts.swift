@@ -134,8 +134,8 @@ extension QueryPlanner {
 
     /// Whether a scan that tests a title reads movie_facets first and looks up only the movies
     /// that pass the rest of the set, instead of testing every title first: when the rest passes
-    /// fewer movies than about the title test's share plus a sixth (a lookup with its title's test
-    /// costs some ten scanned facet rows). At 10M, `genre:drama certification:NC-17
+    /// fewer movies than the title test's share plus `facetsFirstShare` (both orders measured at
+    /// 1M and 10M, Benchmarks/README.md). At 10M, `genre:drama certification:NC-17
     /// certification:PG title:the`: 3.0 -> 1.7 s.
     func scansFacetsFirst(_ sample: QuerySample) -> Bool {
         guard readsFacets, !filters.elements(of: .title).isEmpty, sample.rows > 0 else { return false }
