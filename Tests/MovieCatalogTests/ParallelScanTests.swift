@@ -31,6 +31,41 @@ import TestSupport
         #expect(try split.talliedCounts(for: set) == FacetCounter(catalog: catalog).sqlCounts(for: set))
     }
 
+    @Test("the genres' bits and the rows tallied come from one snapshot: a genre and its movie committed once the bits are read are not counted, split or not",
+          arguments: [1, 2])
+    func genresOnTheRowsSnapshot(parts: Int) throws {
+        var rng = SeededRandom(seed: 9)
+        let (catalog, dir) = try BulkLoadTests.catalog([:])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for _ in 0..<200 { _ = try? catalog.add(FacetStructureTests.randomMovie(&rng)) }
+        let set = FilterSet([.rating(.range(2, nil))])
+        let before = try FacetCounter(catalog: catalog).sqlCounts(for: set)
+        var counter = FacetCounter(catalog: catalog)
+        counter.parallelSpan = 1
+        counter.parallelParts = parts
+        let path = catalog.db.path
+        var wrote: Bool?
+        counter.genresRead = {
+            guard wrote == nil else { return }
+            // Another process's write: it waits for no lock (a split holds the write lock).
+            wrote = (try? Database(path: path)).flatMap { other in
+                try? other.withBusyTimeout(0) {
+                    try other.transaction {
+                        try other.execute("""
+                            INSERT INTO genres (code, name) VALUES ('noir', 'Noir');
+                            INSERT INTO movies (id, title, rating) VALUES (10000, 'Late', 9);
+                            INSERT INTO movie_genres (movie_id, genre_id) SELECT 10000, id FROM genres WHERE code = 'noir';
+                            """)
+                    }
+                }
+            } != nil
+        }
+        #expect(try counter.talliedCounts(for: set) == before)
+        // One scan reads a snapshot the write did not change; a split's lock kept it out.
+        #expect(wrote == (parts == 1))
+        if parts == 1 { #expect(try FacetCounter(catalog: catalog).talliedCounts(for: set) != before) }
+    }
+
     @Test("split into parts, the tally equals one scan's, for random sets", arguments: [2, 3, 5])
     func partsAgree(parts: Int) throws {
         var rng = SeededRandom(seed: UInt64(parts))

@@ -30,6 +30,8 @@ public struct FacetCounter {
     var parallelSpan = ParallelScan.minimumSpan
     /// How many parts the tally is split into (the cores, at most 4; tests set it).
     var parallelParts = ParallelScan.defaultParts
+    /// Runs once the genres' bits are read (tests commit a write there).
+    var genresRead: () -> Void = {}
 
     /// Creates a counter over `catalog`.
     public init(catalog: Catalog) { self.catalog = catalog }
@@ -88,9 +90,27 @@ public struct FacetCounter {
     /// the rows, split over the cores on a large catalog; nil as for `talliedCounts`, and with
     /// `packedOnly` also when the packed rows cannot be read.
     func tally(for set: FilterSet, packedOnly: Bool = false) throws -> FacetTally? {
+        // The genres' bits and the rows come from one snapshot: a genre and its movies committed
+        // between the two would be counted under no genre. A tally split over the cores takes
+        // the write lock it needs (ParallelScan) before reading the genres; any other, a read
+        // transaction. (A catalog's id span is read first, outside: it only decides which.)
+        let db = catalog.db
+        let span = try MovieFacetsTable.idBounds(db).map { Int128($0.upperBound) - Int128($0.lowerBound) + 1 } ?? 0
+        let split = !db.inTransaction && parallelParts > 1 && span >= Int128(parallelSpan)
+        if split, (try? db.withBusyTimeout(0, { try db.execute("BEGIN IMMEDIATE") })) != nil {
+            defer { try? db.execute("ROLLBACK") }
+            return try tally(for: set, packedOnly: packedOnly, locked: true)
+        }
+        return try db.reading { try tally(for: set, packedOnly: packedOnly, locked: false) }
+    }
+
+    /// `tally(for:packedOnly:)` on the snapshot it opened; `locked`: under the write lock, which
+    /// a split scan needs.
+    private func tally(for set: FilterSet, packedOnly: Bool, locked: Bool) throws -> FacetTally? {
         let db = catalog.db
         guard try !MovieFacetsTable.hasGenresWithoutBits(db) else { return nil }
         let genres = try catalog.genres()
+        genresRead()
         let bitOfGenre = Dictionary(uniqueKeysWithValues: genres.genres.map { ($0.code, MovieFacetsTable.bit(ofGenre: $0.id)) })
         guard var tally = FacetTally(set: set, bitOfGenre: bitOfGenre) else { return nil }
         // A count (the only caller of the packed rows alone) wants the matches, not the buckets.
@@ -115,10 +135,10 @@ public struct FacetCounter {
         let packed: FacetTotals.Form? = stored && others.isEmpty ? .rows(excluding: excludedBits) : nil
         if packedOnly, packed == nil || set.isEmpty { return nil }   // as canCountFromPackedRows says
         // A part that fails (say, no connection to spare) leaves the work to the single scan.
-        let scan = ParallelScan(db: db, parts: parallelParts, minimumSpan: parallelSpan, alignment: 1 << FacetTotals.shift)
+        let scan = ParallelScan(db: db, parts: parallelParts, minimumSpan: parallelSpan, alignment: 1 << FacetTotals.shift, locked: true)
         if set.isEmpty, stored, let totals = try FacetTotals.tally(start, db, .totals) {
             tally = totals
-        } else if let parts = (try? scan.run({ connection, ids in
+        } else if locked, let parts = (try? scan.run({ connection, ids in
             if let packed, let tally = try FacetTotals.tally(start, connection, packed, within: ids, minimumCoverage: 0) { return tally }
             var tally = start
             let rows = try FacetCounter.rows(testing: others, rowConditions, connection)

@@ -26,13 +26,17 @@ struct ParallelScan {
     var alignment: Int64 = 1
     /// Opens a part's connection to the catalog at a path (tests make it fail).
     var connect: @Sendable (String) throws -> Database = { try Database(path: $0) }
+    /// Whether the caller holds the write lock already (read what it read on the same snapshot).
+    var locked = false
 
     /// Runs `part` for each id range on its own connection and thread, and returns the results in
     /// order; nil when the scan should not or cannot be split.
     func run<T: Sendable>(_ part: @escaping @Sendable (Database, _ ids: ClosedRange<Int64>) throws -> T) throws -> [T]? {
         guard parts > 1, db.path != ":memory:", !db.path.isEmpty else { return nil }
-        guard (try? db.withBusyTimeout(0, { try db.execute("BEGIN IMMEDIATE") })) != nil else { return nil }
-        defer { try? db.execute("ROLLBACK") }
+        if !locked {
+            guard (try? db.withBusyTimeout(0, { try db.execute("BEGIN IMMEDIATE") })) != nil else { return nil }
+        }
+        defer { if !locked { try? db.execute("ROLLBACK") } }
         // Read under the lock: the parts' snapshot has exactly these ids.
         guard let ids = try MovieFacetsTable.idBounds(db) else { return nil }
         // In Int128: a sqlite3 user may spread ids over all of Int64.
