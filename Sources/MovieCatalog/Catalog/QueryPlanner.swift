@@ -50,6 +50,9 @@ public struct QueryPlan: Sendable {
     public internal(set) var skipped: (field: MovieField, movies: Int64, before: SQLValue)? = nil
     /// For a walk in sort order: how far it may go before the next cheapest plan runs instead.
     public internal(set) var walkLimit: WalkLimit? = nil
+    /// For the plan run instead of a walk whose lookup of its page's end, while planning, ran
+    /// out of the walk's SQLite steps: those steps.
+    public internal(set) var walkRanOut: Int? = nil
 }
 
 /// Chooses how to run a filter query: walk the sort key's index and stop after the page (broad
@@ -148,24 +151,34 @@ struct QueryPlanner {
             costs.append((.sortOrder(query.sort), walk))
         }
         let driver = forced ?? choose(costs)
-        var plan = try statement(query, select: select, driver: driver, sample: sample, matches: matches, costs: costs,
-                                 wantedRows: wantedRows)
         let others = costs.filter { $0.driver != driver }
+        // The walk's estimate rests on the sample; when the sample saw few matches it may be far
+        // off (2 matches in 9.5M: the whole title order, 20 s). The walk is given the rows the
+        // next plan would read, then that plan runs: never more than twice its cost.
+        var limited: (next: QueryPlan.Driver, rows: Double, steps: Int)?
         if forced == nil, case .sortOrder = driver, wantedRows <= deepPage, !others.isEmpty {
-            // The walk's estimate rests on the sample; when the sample saw few matches it may be
-            // far off (2 matches in 9.5M: the whole title order, 20 s). The walk is given the
-            // rows the next plan would read, then that plan runs: never more than twice its cost.
-            let next = choose(others)
-            let instead = try statement(query, select: select, driver: next, sample: sample, matches: matches, costs: costs, wantedRows: wantedRows)
-            plan.walkLimit = WalkLimit(rows: others.first { $0.driver == next }!.rows, wanted: wanted, page: Double(query.limit ?? 0), instead: instead)
+            let next = choose(others), rows = others.first { $0.driver == next }!.rows
+            limited = (next, rows, WalkLimit.steps(rows: rows, wanted: wanted, page: Double(query.limit ?? 0)))
         }
-        return plan
+        guard let limited else {
+            return try statement(query, select: select, driver: driver, sample: sample, matches: matches, costs: costs, wantedRows: wantedRows)
+        }
+        var instead = try statement(query, select: select, driver: limited.next, sample: sample, matches: matches, costs: costs, wantedRows: wantedRows)
+        do {
+            var plan = try statement(query, select: select, driver: driver, sample: sample, matches: matches, costs: costs,
+                                     wantedRows: wantedRows, steps: limited.steps)
+            plan.walkLimit = WalkLimit(rows: limited.rows, steps: limited.steps, instead: instead)
+            return plan
+        } catch is WalkOutOfSteps {
+            instead.walkRanOut = limited.steps
+            return instead
+        }
     }
 
     /// The plan of `query` from `driver`, with the estimates behind the choice; `wantedRows`, the
     /// rows from the first to the page's end.
     private func statement(_ query: MovieQuery, select: String, driver: QueryPlan.Driver, sample: QuerySample, matches: Double,
-                           costs: [(driver: QueryPlan.Driver, rows: Double)], wantedRows: Int) throws -> QueryPlan {
+                           costs: [(driver: QueryPlan.Driver, rows: Double)], wantedRows: Int, steps: Int? = nil) throws -> QueryPlan {
         let keyColumn = query.sort.field.map { "f." + MovieFacetsTable.column(of: $0) }
         let paged = query.limit != nil
         // Scans and the IMDb id and title indexes read movies first: sort by its columns.
@@ -175,7 +188,7 @@ struct QueryPlanner {
         let sql: SQLFragment, matching = from(driver, sortedByTitle: query.sort == .title, facetsFirst: scansFacetsFirst(sample))
         var ties: SQLValue?, skip: KeyValueSkip?
         if case .sortOrder(let key) = driver {
-            ties = try key.field.flatMap { try largeTies(of: $0, descending: query.descending, wanted: Int64(wantedRows), sample: sample) }
+            ties = try key.field.flatMap { try largeTies(of: $0, descending: query.descending, wanted: Int64(wantedRows), sample: sample, steps: steps) }
             sql = walkSQL(query, select: select, wanted: Int64(wantedRows), ties: ties)
         } else if paged && wantedRows <= deepPage {
             // Sort ids only, then read the page's movies: the genre list is built for its rows alone.

@@ -13,12 +13,17 @@ public final class WalkLimit: Sendable {
     /// The plan run instead once it has.
     public let instead: QueryPlan
 
-    /// A walk for `wanted` rows from the first, `page` of them listed, given the work of `rows`.
-    init(rows: Double, wanted: Double, page: Double, instead: QueryPlan) {
+    /// A walk given `steps` (`steps(rows:wanted:page:)` of the next plan's `rows`), then `instead`.
+    init(rows: Double, steps: Int, instead: QueryPlan) {
         self.rows = rows
+        self.steps = steps
         self.instead = instead
-        let steps = WalkLimit.pageSteps + rows * WalkLimit.stepsPerRow + wanted * WalkLimit.wantedRowSteps + page * WalkLimit.pageRowSteps
-        self.steps = steps < Double(Int.max / 2) ? Int(steps) : Int.max / 2
+    }
+
+    /// The steps of a walk for `wanted` rows from the first, `page` of them listed, given the work of `rows`.
+    static func steps(rows: Double, wanted: Double, page: Double) -> Int {
+        let steps = pageSteps + rows * stepsPerRow + wanted * wantedRowSteps + page * pageRowSteps
+        return steps < Double(Int.max / 2) ? Int(steps) : Int.max / 2
     }
 
     /// SQLite's virtual-machine steps (`.stats`, a progress handler, at 1M movies): 5 to 8 for a
