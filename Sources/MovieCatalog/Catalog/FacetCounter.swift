@@ -93,10 +93,13 @@ public struct FacetCounter {
         // The genres' bits and the rows come from one snapshot: a genre and its movies committed
         // between the two would be counted under no genre. A tally split over the cores takes
         // the write lock it needs (ParallelScan) before reading the genres; any other, a read
-        // transaction. (A catalog's id span is read first, outside: it only decides which.)
+        // transaction. (The catalog's id span and stored blocks are read first, outside: they
+        // only decide which. Nothing selected is counted from the stored blocks, unsplit: no lock
+        // keeps a writer waiting for it.)
         let db = catalog.db
         let span = try MovieFacetsTable.idBounds(db).map { Int128($0.upperBound) - Int128($0.lowerBound) + 1 } ?? 0
-        let split = !db.inTransaction && parallelParts > 1 && span >= Int128(parallelSpan)
+        let fromStoredBlocks = try set.isEmpty && db.hasSchemaObject(FacetTotals.name)
+        let split = !db.inTransaction && parallelParts > 1 && span >= Int128(parallelSpan) && !fromStoredBlocks
         if split, (try? db.withBusyTimeout(0, { try db.execute("BEGIN IMMEDIATE") })) != nil {
             defer { try? db.execute("ROLLBACK") }
             return try tally(for: set, packedOnly: packedOnly, locked: true)

@@ -25,10 +25,12 @@ extension QueryPlanner {
     /// they rule the split out, a count of its matches that stops as soon as the split pays; at
     /// worst that reads the tie once, as the walk without a split would.
     /// The walk to the page's end runs within `steps` SQLite steps (nil: any), the walk's own
-    /// budget (`WalkLimit`); past them it throws `WalkOutOfSteps`: the walk itself, which reads
-    /// at least as far, would give up too (a set far rarer than the sample guessed ran the
-    /// lookup through the whole index before the plan was made, then the walk its budget:
-    /// `title:77 genre:horror --sort rating --limit 10` at 10M, 13.9 s for no match).
+    /// budget (`WalkLimit`); past them it throws `WalkOutOfSteps`, and the walk is not run: a
+    /// set far rarer than the sample guessed ran the lookup through the whole index before the
+    /// plan was made, then the walk its budget (`title:77 genre:horror --sort rating --limit 10`
+    /// at 10M, 13.9 s for no match). Without a large tie the walk reads at least as far; a page
+    /// ending in a large tie whose matches come last by id (read so here, by title in the walk)
+    /// loses its short walk, for at most the lookup's steps and the next plan.
     func largeTies(of field: MovieField, descending: Bool, wanted: Int64, sample: QuerySample, steps: Int? = nil) throws -> SQLValue? {
         // Keys whose values do not repeat in the sample (votes) have no ties worth a look. The
         // sample's average tie says little more: the large ones are few values among many.
