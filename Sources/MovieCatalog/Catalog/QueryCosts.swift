@@ -147,7 +147,8 @@ extension QueryPlanner {
         let rest = Facet.allCases.filter { $0 != .title && !filters.elements(of: $0).isEmpty }
         let restShare = rest.reduce(1.0) { $0 * min(1, sample.share(sample.facetMatches[$1] ?? sample.rows)) }
         // A letter: an ASCII one (either case), or any text beyond ASCII (tested in Swift).
-        let lettered = titles.contains { $0.value.utf8.contains { $0 >= 0x80 || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) } }
+        let lowerLetters = UInt8(ascii: "a")...UInt8(ascii: "z")
+        let lettered = titles.contains { $0.value.utf8.contains { $0 >= 0x80 || lowerLetters.contains($0 | 0x20) } }
         let share = lettered ? Self.facetsFirstShare : Self.caselessFacetsFirstShare
         return restShare < share + sample.share(sample.facetMatches[.title] ?? sample.rows)
     }
