@@ -97,19 +97,19 @@ public struct FacetCounter {
         // only decide which. Nothing selected is counted from the stored blocks, unsplit: no lock
         // keeps a writer waiting for it.)
         let db = catalog.db
-        let span = try MovieFacetsTable.idBounds(db).map { Int128($0.upperBound) - Int128($0.lowerBound) + 1 } ?? 0
+        var scan = ParallelScan(db: db, parts: parallelParts, minimumSpan: parallelSpan, alignment: 1 << FacetTotals.shift)
         let fromStoredBlocks = try set.isEmpty && db.hasSchemaObject(FacetTotals.name)
-        let split = !db.inTransaction && parallelParts > 1 && span >= Int128(parallelSpan) && !fromStoredBlocks
-        if split, (try? db.withBusyTimeout(0, { try db.execute("BEGIN IMMEDIATE") })) != nil {
+        if try !fromStoredBlocks && scan.mayRun(), (try? db.withBusyTimeout(0, { try db.execute("BEGIN IMMEDIATE") })) != nil {
             defer { try? db.execute("ROLLBACK") }
-            return try tally(for: set, packedOnly: packedOnly, locked: true)
+            scan.locked = true
+            return try tally(for: set, packedOnly: packedOnly, splitBy: scan)
         }
-        return try db.reading { try tally(for: set, packedOnly: packedOnly, locked: false) }
+        return try db.reading { try tally(for: set, packedOnly: packedOnly, splitBy: nil) }
     }
 
-    /// `tally(for:packedOnly:)` on the snapshot it opened; `locked`: under the write lock, which
-    /// a split scan needs.
-    private func tally(for set: FilterSet, packedOnly: Bool, locked: Bool) throws -> FacetTally? {
+    /// `tally(for:packedOnly:)` on the snapshot it opened; split by `scan` (nil: not split), which
+    /// holds the write lock a split needs.
+    private func tally(for set: FilterSet, packedOnly: Bool, splitBy scan: ParallelScan?) throws -> FacetTally? {
         let db = catalog.db
         guard try !MovieFacetsTable.hasGenresWithoutBits(db) else { return nil }
         let genres = try catalog.genres()
@@ -138,10 +138,9 @@ public struct FacetCounter {
         let packed: FacetTotals.Form? = stored && others.isEmpty ? .rows(excluding: excludedBits) : nil
         if packedOnly, packed == nil || set.isEmpty { return nil }   // as canCountFromPackedRows says
         // A part that fails (say, no connection to spare) leaves the work to the single scan.
-        let scan = ParallelScan(db: db, parts: parallelParts, minimumSpan: parallelSpan, alignment: 1 << FacetTotals.shift, locked: true)
         if set.isEmpty, stored, let totals = try FacetTotals.tally(start, db, .totals) {
             tally = totals
-        } else if locked, let parts = (try? scan.run({ connection, ids in
+        } else if let scan, let parts = (try? scan.run({ connection, ids in
             if let packed, let tally = try FacetTotals.tally(start, connection, packed, within: ids, minimumCoverage: 0) { return tally }
             var tally = start
             let rows = try FacetCounter.rows(testing: others, rowConditions, connection)

@@ -29,6 +29,13 @@ struct ParallelScan {
     /// Whether the caller holds the write lock already (read what it read on the same snapshot).
     var locked = false
 
+    /// Whether `run` may split the scan, read before the lock is taken: a catalog file, not in a
+    /// transaction, whose ids span enough (`run` reads them again under the lock).
+    func mayRun() throws -> Bool {
+        guard parts > 1, db.path != ":memory:", !db.path.isEmpty, !db.inTransaction || locked else { return false }
+        return try MovieFacetsTable.idBounds(db).map { Int128($0.upperBound) - Int128($0.lowerBound) + 1 >= Int128(minimumSpan) } ?? false
+    }
+
     /// Runs `part` for each id range on its own connection and thread, and returns the results in
     /// order; nil when the scan should not or cannot be split.
     func run<T: Sendable>(_ part: @escaping @Sendable (Database, _ ids: ClosedRange<Int64>) throws -> T) throws -> [T]? {
