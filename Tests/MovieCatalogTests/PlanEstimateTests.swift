@@ -72,11 +72,20 @@ import TestSupport
         // By year: the walk is the cheapest plan, but the look for a large tie at its page's end
         // walks the year index while the plan is made, within the walk's steps, and runs out:
         // the next plan (at this size a scan of the narrow rows) is the plan, and no walk runs.
-        let rare = try run(MovieQuery(filters: FilterSet([.genre("comedy"), .rating(.range(9, nil))]), sort: .year, limit: 3))
-        #expect(rare.ids == [3003, 1001])
+        // The two matches are the last years: the look would read every row, for a page of one
+        // estimated at a third of the scan.
+        try catalog.db.execute("UPDATE movies SET year = 2099 WHERE id = 3003; UPDATE movies SET year = 2100 WHERE id = 1001")
+        let rare = try run(MovieQuery(filters: FilterSet([.genre("comedy"), .rating(.range(9, nil))]), sort: .year, limit: 1))
+        #expect(rare.ids == [3003])
         #expect(rare.plan.costs.min { $0.rows < $1.rows }?.driver == .sortOrder(.year), "\(rare.plan.costs)")
         #expect(rare.plan.driver == .scan && rare.plan.walkRanOut != nil && rare.plan.walkLimit == nil && rare.ran == .scan,
                 "\(rare.plan.costs) \(rare.ran)")
+        // A page of three is estimated near the scan: the look gets the scan's work and finds the
+        // page's end, and the walk then gets twice the look's steps (it reads the same rows).
+        let three = try run(MovieQuery(filters: FilterSet([.genre("comedy"), .rating(.range(9, nil))]), sort: .year, limit: 3))
+        let looked = try #require(three.plan.lookupSteps)
+        #expect(three.ids == [3003, 1001] && three.ran == .sortOrder(.year) && (three.plan.walkLimit?.steps ?? 0) > 2 * looked,
+                "\(three.plan.costs) \(looked) \(String(describing: three.plan.walkLimit?.steps))")
         // In title order (no tie to look for): a page of one is a walk cheaper than the scan,
         // then given up for it.
         let first = try run(MovieQuery(filters: FilterSet([.genre("comedy"), .rating(.range(9, nil))]), sort: .title, limit: 1))
@@ -94,6 +103,34 @@ import TestSupport
         }
         let counted = try QueryPlannerTests.planner(catalog, FilterSet([.genre("comedy"), .rating(.range(9, nil))])).count()
         #expect(counted.walkLimit == nil)
+    }
+
+    @Test("a walk's page reads count against its steps: a budget three times its steps lets it finish from a warm cache, and runs out when each row is a read")
+    func walkReads() throws {
+        let (catalog, dir) = try Self.misjudgedCatalog()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // Years 211 ids apart (1880 to 2090): walked in year order, each movie's facet row is on another page.
+        try catalog.db.execute("UPDATE movies SET year = 1880 + (id * 7) % 211")
+        // The two matches come last and next to last: the walk reads all 50,000 rows, some 10 steps each.
+        let query = MovieQuery(filters: FilterSet([.genre("comedy"), .rating(.range(9, nil))]), sort: .year, limit: 3)
+        let plain = try QueryPlannerTests.plainIDs(catalog, query)
+        var plan = try QueryPlannerTests.planner(catalog, query.filters).select(query, columns: MovieColumns.select, forcing: .sortOrder(.year))
+        let scan = try QueryPlannerTests.planner(catalog, query.filters).select(query, columns: MovieColumns.select, forcing: .scan)
+        plan.walkLimit = WalkLimit(rows: 0, steps: 2_000_000, instead: scan)
+        func run() throws -> ([Int64], QueryPlan.Driver) {
+            let (ids, ran) = try catalog.running(plan) { plan, arrived in
+                try catalog.db.query(plan.sql.sql, plan.sql.bindings) { arrived(); return try $0.int64(0) }
+            }
+            return (ids, ran.driver)
+        }
+        try catalog.db.execute("PRAGMA cache_size = -16000")
+        _ = try catalog.db.intScalar("SELECT count(*) FROM movie_facets WHERE genres + rating + year >= 0")
+        let warm = try run()
+        #expect(plain.count == 2 && warm.0 == plain && warm.1 == .sortOrder(.year), "\(warm)")
+        // Ten pages of cache: a read a row, 64 steps each, 3M in all.
+        try catalog.db.execute("PRAGMA cache_size = 10")
+        let cold = try run()
+        #expect(cold.0 == plain && cold.1 == .scan, "\(cold)")
     }
 
     @Test("a combination the sample sees none of is taken to match its facets' shares multiplied: a page starts from a facet's index, not a walk costed on half a sampled match")

@@ -22,6 +22,20 @@ import Testing
         #expect(try db.intScalar(Self.counting, [.integer(1_000_000)]) == 1_000_000)
     }
 
+    @Test("a page read from the file counts as its steps: a read of many pages runs out where its steps alone fit", arguments: [0, 1_000])
+    func pageReads(readSteps: Int) throws {
+        let temp = TempPath()
+        let db = try Database(path: temp.path)
+        // Some 1,100 pages of 18 rows each, then read by a connection whose cache holds ten.
+        try db.execute("CREATE TABLE t (b BLOB)")
+        try db.execute("INSERT INTO t SELECT randomblob(200) FROM (WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20000) SELECT i FROM n)")
+        let reader = try Database(path: temp.path)
+        try reader.execute("PRAGMA cache_size = 10")
+        // Its steps: some 5 a row, 100,000 in all; its reads at 1,000 steps: ten times the budget.
+        let rows = try reader.withStepLimit(200_000, readSteps: readSteps) { _ in try reader.intScalar("SELECT count(*) FROM t WHERE length(b) > 0") }
+        #expect(rows == (readSteps == 0 ? 20_000 : nil))
+    }
+
     @Test("lifted on the first row, a statement runs to its end however long")
     func lifted() throws {
         let temp = TempPath()

@@ -103,10 +103,10 @@ enum FilterCommand {
             out.write("  a deep page: the matches of each \(skipped.field.name) value counted first; the \(NumberText.grouped(Int(skipped.movies))) before \(value) skipped, those from there to the page's end numbered\n")
         }
         if let steps = plan.walkRanOut {
-            out.write("  the cheapest plan's walk in sort order found no page's end within its \(NumberText.grouped(steps)) SQLite steps while planning: this plan instead\n")
+            out.write("  the cheapest plan's walk in sort order found no page's end within its \(NumberText.grouped(steps)) SQLite steps (a page read counts \(WalkLimit.readSteps)) while planning: this plan instead\n")
         }
         if let limit = plan.walkLimit {
-            out.write("  the walk gives up if its page is not ready after \(NumberText.grouped(limit.steps)) SQLite steps (the next plan costs \(estimate(limit.rows)) rows); then: \(limit.instead.driver)\n")
+            out.write("  the walk gives up if its page is not ready after \(NumberText.grouped(limit.steps)) SQLite steps, a page read counting \(WalkLimit.readSteps) (the next plan costs \(estimate(limit.rows)) rows); then: \(limit.instead.driver)\n")
         }
         let sql = plan.sql
         out.write("SQL:\n  \(sql.sql)\n")

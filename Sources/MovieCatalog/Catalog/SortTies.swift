@@ -30,8 +30,9 @@ extension QueryPlanner {
     /// plan was made, then the walk its budget (`title:77 genre:horror --sort rating --limit 10`
     /// at 10M, 13.9 s for no match). Without a large tie the walk reads at least as far; a page
     /// ending in a large tie whose matches come last by id (read so here, by title in the walk)
-    /// loses its short walk, for at most the lookup's steps and the next plan.
-    func largeTies(of field: MovieField, descending: Bool, wanted: Int64, sample: QuerySample, steps: Int? = nil) throws -> SQLValue? {
+    /// loses its short walk, for at most the lookup's steps and the next plan. `spent`: the steps
+    /// the walk to the page's end took, when it ran.
+    func largeTies(of field: MovieField, descending: Bool, wanted: Int64, sample: QuerySample, steps: Int? = nil, spent: inout Int?) throws -> SQLValue? {
         // Keys whose values do not repeat in the sample (votes) have no ties worth a look. The
         // sample's average tie says little more: the large ones are few values among many.
         guard wanted > 0, wanted < Int64.max, sample.keyTies >= 2 else { return nil }
@@ -50,8 +51,10 @@ extension QueryPlanner {
             + SQLFragment(") LIMIT 1 OFFSET ?", [.integer(wanted - 1)])
         let found: SQLValue?
         if let steps {
-            guard let walked = try db.withStepLimit(steps, { _ in try db.scalar(last.sql, last.bindings) }) else { throw WalkOutOfSteps() }
-            found = walked
+            guard let walked = try WalkLimit.within(db, steps: steps, { limit in (try db.scalar(last.sql, last.bindings), limit.spent) }) else {
+                throw WalkOutOfSteps()
+            }
+            (found, spent) = walked
         } else {
             found = try db.scalar(last.sql, last.bindings)
         }

@@ -20,16 +20,33 @@ public final class WalkLimit: Sendable {
         self.instead = instead
     }
 
-    /// The steps of a walk for `wanted` rows from the first, `page` of them listed, given the work of `rows`.
-    static func steps(rows: Double, wanted: Double, page: Double) -> Int {
-        let steps = pageSteps + rows * stepsPerRow + wanted * wantedRowSteps + page * pageRowSteps
+    /// The steps of a walk estimated at `walk` rows, for `wanted` rows from the first, `page` of
+    /// them listed, when the next plan's work is `rows` (a scan's when `scanning`).
+    static func steps(rows: Double, walk: Double, scanning: Bool, wanted: Double, page: Double) -> Int {
+        let share = min(1, max(leastShare, 2 * walk / max(rows, 1)))
+        let steps = pageSteps + rows * share * (scanning ? scanRowSteps : probeRowSteps) + wanted * wantedRowSteps + page * pageRowSteps
         return steps < Double(Int.max / 2) ? Int(steps) : Int.max / 2
     }
 
-    /// SQLite's virtual-machine steps (`.stats`, a progress handler, at 1M movies): 5 to 8 for a
-    /// row walked past (11 with three title tests); some 23 for a row kept and sorted; some 95
-    /// for a row of the page (its movie, its genre list, the page's sort); 20,000 to start.
-    static let stepsPerRow = 10.0, wantedRowSteps = 30.0, pageRowSteps = 120.0, pageSteps = 20_000.0
+    /// SQLite's virtual-machine steps, and page reads from the file counted as `readSteps` each
+    /// (at 10M movies, least squares over the walks that ran out: 25 ns a step, 1.4 to 1.7 µs a
+    /// read). A planner's row costs some 48 in a scan (6.7 movies, 6 steps each and a page read
+    /// every 63 movies) and some 96 from an index (a row looked up at random, a read or two). A
+    /// row kept and sorted, 30; a row of the page (its movie, genre list and sort, two reads),
+    /// 250; 20,000 to start. Counted in steps alone, a walk that read a page a row (the sort
+    /// index's order, each movie's title looked up) ran 3 s at 10M where the scan after it took 1.2 s.
+    static let scanRowSteps = 48.0, probeRowSteps = 96.0, wantedRowSteps = 30.0, pageRowSteps = 250.0, pageSteps = 20_000.0
+    /// A walk gets twice its estimate, at least this share of the next plan's work and at most
+    /// all of it: one past twice its estimate is misjudged (a set the sample barely saw), and
+    /// costs at most 1.5 times the next plan when its estimate was low, twice when it was close.
+    static let leastShare = 0.5
+    /// The steps a page read counts as.
+    public static let readSteps = 64
+
+    /// `body` under a walk's budget of `steps` (reads counted); nil when it ran out.
+    static func within<T>(_ db: Database, steps: Int, _ body: (StepLimit) throws -> T) throws -> T? {
+        try db.withStepLimit(steps, readSteps: readSteps, body)
+    }
 }
 
 extension Catalog {
@@ -41,7 +58,7 @@ extension Catalog {
         guard let limit = plan.walkLimit else { return (try body(plan) {}, plan) }
         // The first row comes only once the walk is done: its page is sorted again, by the
         // statement's outer ORDER BY, as it joins movies (`PlanEstimateTests.walkGivesUp`).
-        if let result = try db.withStepLimit(limit.steps, { stepLimit in try body(plan) { stepLimit.lift() } }) {
+        if let result = try WalkLimit.within(db, steps: limit.steps, { stepLimit in try body(plan) { stepLimit.lift() } }) {
             return (result, plan)
         }
         return try running(limit.instead, body)
