@@ -58,7 +58,8 @@ extension Database {
             limit.remaining -= Int(Database.stepPeriod)
             if limit.readSteps > 0 {
                 let reads = limit.pageReads()
-                limit.remaining -= Int(reads &- limit.reads) * limit.readSteps
+                // The count is an Int32 that SQLite may wrap, or mask to 31 bits: the difference, so masked.
+                limit.remaining -= Int((reads &- limit.reads) & Int32.max) * limit.readSteps
                 limit.reads = reads
             }
             guard limit.remaining <= 0 else { return 0 }

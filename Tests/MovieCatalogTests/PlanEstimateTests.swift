@@ -80,12 +80,15 @@ import TestSupport
         #expect(rare.plan.costs.min { $0.rows < $1.rows }?.driver == .sortOrder(.year), "\(rare.plan.costs)")
         #expect(rare.plan.driver == .scan && rare.plan.walkRanOut != nil && rare.plan.walkLimit == nil && rare.ran == .scan,
                 "\(rare.plan.costs) \(rare.ran)")
-        // A page of three is estimated near the scan: the look gets the scan's work and finds the
-        // page's end, and the walk then gets twice the look's steps (it reads the same rows).
-        let three = try run(MovieQuery(filters: FilterSet([.genre("comedy"), .rating(.range(9, nil))]), sort: .year, limit: 3))
-        let looked = try #require(three.plan.lookupSteps)
-        #expect(three.ids == [3003, 1001] && three.ran == .sortOrder(.year) && (three.plan.walkLimit?.steps ?? 0) > 2 * looked,
-                "\(three.plan.costs) \(looked) \(String(describing: three.plan.walkLimit?.steps))")
+        // The two matches moved to the years at 30 and 40 % of the year order: a page of two is
+        // estimated near the scan's work, and its look would find the page's end at 40 % of the
+        // scan's work; but the sample saw no match, so the look gets a quarter and runs out.
+        for (id, percent) in [(3003, 30), (1001, 40)] {
+            let year = try catalog.db.intScalar("SELECT year FROM movies WHERE year IS NOT NULL ORDER BY year LIMIT 1 OFFSET ?", [.integer(Int64(500 * percent))])
+            try catalog.db.run("UPDATE movies SET year = ? WHERE id = ?", [.integer(Int64(year) + 1), .integer(Int64(id))])
+        }
+        let two = try run(MovieQuery(filters: FilterSet([.genre("comedy"), .rating(.range(9, nil))]), sort: .year, limit: 2))
+        #expect(two.ids == [3003, 1001] && two.plan.walkRanOut != nil && two.ran == .scan, "\(two.plan.costs)")
         // In title order (no tie to look for): a page of one is a walk cheaper than the scan,
         // then given up for it.
         let first = try run(MovieQuery(filters: FilterSet([.genre("comedy"), .rating(.range(9, nil))]), sort: .title, limit: 1))
@@ -103,6 +106,34 @@ import TestSupport
         }
         let counted = try QueryPlannerTests.planner(catalog, FilterSet([.genre("comedy"), .rating(.range(9, nil))])).count()
         #expect(counted.walkLimit == nil)
+    }
+
+    @Test("a walk whose look for its page's end found it within its budget gets twice what the look spent: it reads the same rows")
+    func walkAfterLook() throws {
+        let (catalog, dir) = try Self.misjudgedCatalog()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // Some 280 comedies rated 8.8 and more, which the sample sees; their year moved along
+        // the year order until the look spends more than half the walk's budget.
+        let filters = FilterSet([.genre("comedy"), .rating(.range(8.8, nil))])
+        let query = MovieQuery(filters: filters, sort: .year, limit: 3)
+        let plain = try QueryPlannerTests.plainIDs(catalog, query)
+        var checked = 0
+        for percent in stride(from: 10, through: 90, by: 10) {
+            let year = try catalog.db.intScalar("SELECT year FROM movies WHERE year IS NOT NULL ORDER BY year LIMIT 1 OFFSET ?", [.integer(Int64(500 * percent))])
+            try catalog.db.run("UPDATE movies SET year = ? WHERE rating >= 8.8 AND id % 2 = 1", [.integer(Int64(year))])
+            let plan = try QueryPlannerTests.planner(catalog, filters).select(query, columns: MovieColumns.select)
+            guard let looked = plan.lookupSteps, let next = plan.costs.filter({ $0.driver != plan.driver }).map(\.rows).min(),
+                  let walk = plan.costs.first(where: { $0.driver == plan.driver })?.rows else { continue }
+            let budget = WalkLimit.steps(rows: next, walk: walk, seen: true, wanted: 3, page: 3)
+            guard WalkLimit.steps(afterLook: looked, wanted: 3, page: 3) > budget else { continue }
+            checked += 1
+            let (ids, ran) = try catalog.running(plan) { plan, arrived in
+                try catalog.db.query(plan.sql.sql, plan.sql.bindings) { arrived(); return try $0.int64(0) }
+            }
+            #expect(ids == (try QueryPlannerTests.plainIDs(catalog, query)) && ran.driver == .sortOrder(.year)
+                    && plan.walkLimit?.steps == WalkLimit.steps(afterLook: looked, wanted: 3, page: 3), "\(percent) %: \(plan.costs) \(looked)")
+        }
+        #expect(plain.count == 3 && checked > 0)
     }
 
     @Test("a walk's page reads count against its steps: a budget three times its steps lets it finish from a warm cache, and runs out when each row is a read")

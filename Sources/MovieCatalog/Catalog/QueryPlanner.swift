@@ -155,12 +155,12 @@ struct QueryPlanner {
         let driver = forced ?? choose(costs)
         let others = costs.filter { $0.driver != driver }
         // The walk's estimate rests on the sample; when the sample saw few matches it may be far
-        // off (2 matches in 9.5M: the whole title order, 20 s). The walk is given the rows the
-        // next plan would read, then that plan runs: never more than twice its cost.
+        // off (2 matches in 9.5M: the whole title order, 20 s). The walk is given a share of the
+        // next plan's work (`WalkLimit`), then that plan runs: at most twice its cost.
         var limited: (next: QueryPlan.Driver, rows: Double, steps: Int)?
         if forced == nil, case .sortOrder = driver, wantedRows <= deepPage, !others.isEmpty {
             let next = choose(others), rows = others.first { $0.driver == next }!.rows, walk = costs.first { $0.driver == driver }!.rows
-            limited = (next, rows, WalkLimit.steps(rows: rows, walk: walk, scanning: next == .scan, wanted: wanted, page: Double(query.limit ?? 0)))
+            limited = (next, rows, WalkLimit.steps(rows: rows, walk: walk, seen: sample.matches > 0, wanted: wanted, page: Double(query.limit ?? 0)))
         }
         guard let limited else {
             return try statement(query, select: select, driver: driver, sample: sample, matches: matches, costs: costs, wantedRows: wantedRows)
@@ -171,7 +171,7 @@ struct QueryPlanner {
                                      wantedRows: wantedRows, steps: limited.steps)
             // The look for the page's end walked what the walk will, so the walk gets twice that
             // (a walk that it found short gave up where the lookup had not: 0.19 -> 0.57 s).
-            let looked = plan.lookupSteps.map { 2 * $0 + WalkLimit.steps(rows: 0, walk: 0, scanning: true, wanted: wanted, page: Double(query.limit ?? 0)) } ?? 0
+            let looked = plan.lookupSteps.map { WalkLimit.steps(afterLook: $0, wanted: wanted, page: Double(query.limit ?? 0)) } ?? 0
             plan.walkLimit = WalkLimit(rows: limited.rows, steps: max(limited.steps, looked), instead: instead)
             return plan
         } catch is WalkOutOfSteps {
