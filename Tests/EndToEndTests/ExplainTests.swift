@@ -247,13 +247,13 @@ import Testing
         let run = try box.moviecat("filter", "genre:comedy", "rating:9..", "--sort", "title", "--limit", "1", "--explain")
         #expect(run.status == 0, "\(run)")
         #expect(run.stdout.hasPrefix("PLAN:\n  walk the title order"), "\(run)")
-        #expect(run.stdout.contains(/\n  the walk gives up if its page is not ready after [0-9,]+ SQLite steps, a page read counting 64 \(the next plan costs [0-9,]+ rows\); then: \w/), "\(run)")
+        #expect(run.stdout.contains(/\n  the walk gives up if its page is not ready after [0-9,]+ SQLite steps, a page read counting 32 \(the next plan costs [0-9,]+ rows\); then: \w/), "\(run)")
         _ = try Self.parse(run)
         // By year: the look for a large tie at the page's end runs out of the walk's steps while
         // the plan is made; the next plan is the plan.
         let year = try box.moviecat("filter", "genre:comedy", "rating:9..", "--sort", "year", "--limit", "1", "--explain")
         #expect(year.status == 0 && !year.stdout.hasPrefix("PLAN:\n  walk"), "\(year)")
-        #expect(year.stdout.contains(/\n  the cheapest plan's walk in sort order found no page's end within its [0-9,]+ SQLite steps \(a page read counts 64\) while planning: this plan instead\n/), "\(year)")
+        #expect(year.stdout.contains(/\n  the cheapest plan's walk in sort order found no page's end within its [0-9,]+ SQLite steps \(a page read counts 32\) while planning: this plan instead\n/), "\(year)")
         _ = try Self.parse(year)
         let listed = try box.moviecat("filter", "genre:comedy", "rating:9..", "--sort", "year", "--limit", "3", "--format", "csv")
         #expect(listed.lines.dropFirst().map { String($0.prefix { $0 != "," }) } == (try box.sql("SELECT id FROM movies WHERE title LIKE 'Zz %' ORDER BY year")))

@@ -38,7 +38,10 @@ public final class WalkLimit: Sendable {
     /// SQLite's virtual-machine steps, and page reads from the file counted as `readSteps` each
     /// (at 10M movies a read costs 32 to 75 steps: least squares over 12 walks that ran out, 44
     /// ns a step and 1.42 µs a read; the shell's `.stats` of a walk and a scan, 21 ns and 1.59
-    /// µs; a walk of the title index, which reads few pages, 15 ns a step). A planner's row
+    /// µs; a walk of the title index, which reads few pages, 15 ns a step; at 1M a read is some
+    /// 0.9 µs), so 32, the low end: a read weighed too high gives up walks that were right
+    /// (`title:the year:1961.. --limit 20 --sort rating --offset 20000` at 1M, two reads a row:
+    /// 0.19 -> 0.55 s at 64). A planner's row
     /// costs 0.67 µs in a scan and 0.75 to 0.8 µs from the genre index (a review's timings at
     /// 10M), so 36 steps. A row kept and sorted, 30; a row of the page (its movie, genre list
     /// and sort, two reads), 250; 20,000 to start. Counted in steps alone at ten a row, a walk
@@ -53,7 +56,7 @@ public final class WalkLimit: Sendable {
     /// (half a sampled match), and such sets are the ones far rarer than guessed.
     static let unseenShare = 0.25
     /// The steps a page read counts as.
-    public static let readSteps = 64
+    public static let readSteps = 32
 
     /// `body` under a walk's budget of `steps` (reads counted); nil when it ran out.
     static func within<T>(_ db: Database, steps: Int, _ body: (StepLimit) throws -> T) throws -> T? {
