@@ -41,9 +41,8 @@ public final class WalkLimit: Sendable {
     /// µs; a walk of the title index, which reads few pages, 15 ns a step; at 1M a read is some
     /// 0.9 µs), so 32, the low end: a read weighed too high gives up walks that were right
     /// (`title:the year:1961.. --limit 20 --sort rating --offset 20000` at 1M, two reads a row:
-    /// 0.19 -> 0.55 s at 64). A planner's row
-    /// costs 0.67 µs in a scan and 0.75 to 0.8 µs from the genre index (a review's timings at
-    /// 10M), so 36 steps. A row kept and sorted, 30; a row of the page (its movie, genre list
+    /// 0.19 -> 0.51 s at 64). A planner's row costs 0.67 µs in a scan and 0.75 to 0.8 µs from
+    /// the genre index (a review's timings at 10M), so 36 steps. A row kept and sorted, 30; a row of the page (its movie, genre list
     /// and sort, two reads), 250; 20,000 to start. Counted in steps alone at ten a row, a walk
     /// that read a page a row (the sort index's order, each movie's title looked up) ran 3 s at
     /// 10M where the scan after it took 1.2 s.
