@@ -112,8 +112,9 @@ import TestSupport
     func walkAfterLook() throws {
         let (catalog, dir) = try Self.misjudgedCatalog()
         defer { try? FileManager.default.removeItem(at: dir) }
-        // Some 280 comedies rated 8.8 and more, which the sample sees; their year moved along
-        // the year order until the look spends more than half the walk's budget.
+        // Some 3,200 comedies rated 8.8 and more, which the sample sees; their year moved along
+        // the year order (all in one year: a large tie, walked in title order) until the look
+        // spends more than half the walk's budget.
         let filters = FilterSet([.genre("comedy"), .rating(.range(8.8, nil))])
         let query = MovieQuery(filters: filters, sort: .year, limit: 3)
         let plain = try QueryPlannerTests.plainIDs(catalog, query)

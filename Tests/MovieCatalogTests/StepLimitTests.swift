@@ -31,7 +31,7 @@ import Testing
         try db.execute("INSERT INTO t SELECT randomblob(200) FROM (WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20000) SELECT i FROM n)")
         let reader = try Database(path: temp.path)
         try reader.execute("PRAGMA cache_size = 10")
-        // Its steps: some 5 a row, 100,000 in all; its reads at 1,000 steps: ten times the budget.
+        // Its steps: some 5 a row, 100,000 in all; its reads at 1,000 steps: five times the budget.
         let rows = try reader.withStepLimit(200_000, readSteps: readSteps) { _ in try reader.intScalar("SELECT count(*) FROM t WHERE length(b) > 0") }
         #expect(rows == (readSteps == 0 ? 20_000 : nil))
     }

@@ -50,7 +50,8 @@ public struct QueryPlan: Sendable {
     public internal(set) var skipped: (field: MovieField, movies: Int64, before: SQLValue)? = nil
     /// For a walk in sort order: how far it may go before the next cheapest plan runs instead.
     public internal(set) var walkLimit: WalkLimit? = nil
-    /// For a walk in a facet's order: the steps its look for the page's end took while planning.
+    /// For a limited walk in a facet's order: the steps its look for the page's end took while
+    /// planning, when it looked and finished within the walk's budget.
     public internal(set) var lookupSteps: Int? = nil
     /// For the plan run instead of a walk whose lookup of its page's end, while planning, ran
     /// out of the walk's SQLite steps: those steps.
@@ -156,7 +157,8 @@ struct QueryPlanner {
         let others = costs.filter { $0.driver != driver }
         // The walk's estimate rests on the sample; when the sample saw few matches it may be far
         // off (2 matches in 9.5M: the whole title order, 20 s). The walk is given a share of the
-        // next plan's work (`WalkLimit`), then that plan runs: at most twice its cost.
+        // next plan's work (`WalkLimit`), then that plan runs: at most twice its cost, or four
+        // times when a look for the page's end finished while planning and the walk gave up.
         var limited: (next: QueryPlan.Driver, rows: Double, steps: Int)?
         if forced == nil, case .sortOrder = driver, wantedRows <= deepPage, !others.isEmpty {
             let next = choose(others), rows = others.first { $0.driver == next }!.rows, walk = costs.first { $0.driver == driver }!.rows
