@@ -20,7 +20,7 @@ import Testing
         try #require(chosenAt == 0 && chosenAt < sqlAt && sqlAt < bindingsAt && bindingsAt < planAt, "sections out of order\n\(run)")
         // The chosen driver, the cost of each one considered, and whether a count is split.
         let costs = lines[2...].prefix { $0 != "SQL:" }
-        let notes = ["  on a large catalog", "  counted in moviecat", "  (blocks without", "  the page ends among", "  a deep page:",
+        let notes = ["  on a large catalog", "  counted in moviecat", "  counted from", "  (blocks without", "  the page ends among", "  a deep page:",
                      "  the walk gives up", "  the cheapest plan's walk"]
         #expect(lines[1].hasPrefix("  ") && costs.filter { line in !notes.contains { line.hasPrefix($0) } }.allSatisfy { $0.hasPrefix("  cost of ") }, "\(run)")
         let sql = lines[(sqlAt + 1)..<bindingsAt].map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
@@ -177,6 +177,12 @@ import Testing
         #expect(packed.stdout.contains("  counted in moviecat from the packed facet rows of movie_facet_totals"), "\(packed)")
         #expect(!packed.stdout.contains("in parts by"), "\(packed)")
         _ = try Self.parse(packed)
+        // Nothing selected: the count is the blocks' row counts.
+        let all = try box.moviecat("filter", "--explain", "--count")
+        #expect(all.stdout.contains("  counted from the row count at the head of each block's packed facet rows in movie_facet_totals\n"), "\(all)")
+        #expect(!all.stdout.contains("in parts by") && !all.stdout.contains("in moviecat from"), "\(all)")
+        _ = try Self.parse(all)
+        #expect(try box.moviecat("filter", "--count").stdout == "\(try box.sql("SELECT count(*) FROM movies")[0])\n")
         // A title scan reads movies by id, and is counted in parts too.
         let titled = try box.moviecat("filter", "--explain", "--count", "--genre", "drama", "--title", "go")
         #expect(titled.stdout.contains("  on a large catalog: counted in parts by m.id range, one per core\n"), "\(titled)")

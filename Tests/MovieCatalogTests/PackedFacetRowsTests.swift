@@ -74,6 +74,13 @@ import TestSupport
                 let header = 2 + 1 + dictionary.map { 1 + $0.utf8.count }.reduce(0, +) + 3
                 #expect(bytes.count == header + 14 * rows.count)
             }
+            // The row count from the head alone, checked against the block's length.
+            bytes.withUnsafeBytes { all in
+                let head = UnsafeRawBufferPointer(rebasing: all.prefix(FacetTotals.headBytes))
+                #expect(PackedFacetRows.rowCount(header: head, length: all.count) == rows.count)
+                #expect(PackedFacetRows.rowCount(header: head, length: all.count + 1) == nil)
+                #expect(PackedFacetRows.rowCount(header: UnsafeRawBufferPointer(rebasing: all.prefix(2)), length: all.count) == nil)
+            }
             for _ in 0..<8 {
                 let set = FilterSet(FacetStructureTests.randomSet(&rng).filter { ![.title, .votes].contains($0.facet) })
                 let excluded = set.elements(of: .excludeGenre).compactMap { Self.bitOfGenre[$0.value] }.reduce(0, |)
@@ -117,6 +124,8 @@ import TestSupport
         var badKind = bytes
         badKind[5] = 2   // the ratings' kind, after the row count, the certifications' count and "R"
         for bad in [[], Array(bytes.dropLast()), bytes + [0], badIndex, badKind, [1, 0, 0, 1, 1, 1]] {
+            // The row count reads the head alone: a bad index past it still gives the rows' count.
+            #expect(bad.withUnsafeBytes { PackedFacetRows.rowCount(header: $0, length: $0.count) } == (bad == badIndex ? 2 : nil), "\(bad)")
             var tally = FacetTally(set: FilterSet([.rating(.bucket(7))]), bitOfGenre: Self.bitOfGenre)!
             #expect(!bad.withUnsafeBytes { PackedFacetRows.tally($0, into: &tally, excluding: 0) }, "\(bad)")
             #expect(Self.sameResult(tally, FacetTally(set: FilterSet([.rating(.bucket(7))]), bitOfGenre: Self.bitOfGenre)!))
@@ -137,16 +146,20 @@ import TestSupport
         try catalog.db.run("UPDATE movie_facet_totals SET packed = ? WHERE block = 0", [.blob(forged)])
         #expect(try rating() == ["2=1"])
         // --count of such a set reads them too (and says so in its plan).
-        #expect(try catalog.countPlan(set).packedRows)
+        #expect(try catalog.countPlan(set).packedRows == .tallied)
         #expect(try catalog.count(set) == 1)
+        // So does a count of every movie, from the block's row count alone (and `info`'s).
+        #expect(try catalog.countPlan(FilterSet()).packedRows == .rowCounts)
+        #expect(try catalog.count(FilterSet()) == 1 && catalog.counts().movies == 1)
         // NULL, and bytes that are not the encoding, are tallied from the rows instead.
-        for packed: SQLValue in [.null, .blob([1, 2, 3]), .blob(forged + [5])] {
+        for packed: SQLValue in [.null, .blob([1, 2, 3]), .blob(forged + [5]), .blob(Array(forged.prefix(2)))] {
             try catalog.db.run("UPDATE movie_facet_totals SET packed = ? WHERE block = 0", [packed])
             #expect(try rating() == ["7=10"], "\(packed)")
             #expect(try catalog.count(set) == 10, "\(packed)")
+            #expect(try catalog.count(FilterSet()) == 10, "\(packed)")
         }
         // A set with votes is counted by SQL.
-        #expect(try !catalog.countPlan(FilterSet([.duration(.hours(1)), .votes(.range(0, nil))])).packedRows)
+        #expect(try catalog.countPlan(FilterSet([.duration(.hours(1)), .votes(.range(0, nil))])).packedRows == nil)
     }
 
     @Test("after random writes, a selection's counts from packed blocks, split over parts or not, are SQL's", arguments: [1, 2, 3] as [UInt64])
@@ -161,6 +174,10 @@ import TestSupport
             try FacetStructureTests.reopen(catalog)
             #expect(try FacetTotalsTests.staleBlocks(catalog.db) == [], "round \(round)")
             counter.parallelParts = Int.random(in: 1...3, using: &rng)
+            // Every movie, counted from the stored blocks' heads and the rows of the others.
+            let movies = try catalog.db.intScalar("SELECT count(*) FROM movies")
+            #expect(try catalog.count(FilterSet()) == movies, "round \(round)")
+            #expect(try FacetTotals.rowCount(catalog.db, minimumCoverage: 0) == movies, "round \(round)")
             for _ in 0..<4 {
                 let set = FacetStructureTests.randomSet(&rng)
                 let tallied = try #require(try counter.talliedCounts(for: set))

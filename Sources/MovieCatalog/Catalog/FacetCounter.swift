@@ -73,16 +73,18 @@ public struct FacetCounter {
     /// The facets a facet row lacks (their elements are tested in movies, by SQL).
     static let testedInMovies: Set<Facet> = [.title, .votes, .imdb]
 
-    /// How many movies match `set`, tallied from movie_facet_totals' packed rows; nil when they
-    /// cannot answer it (see `canCountFromPackedRows`).
+    /// How many movies match `set`, tallied from movie_facet_totals' packed rows (nothing
+    /// selected: their row counts alone); nil when they cannot answer it (see
+    /// `canCountFromPackedRows`).
     func countFromPackedRows(_ set: FilterSet) throws -> Int? {
-        try tally(for: set, packedOnly: true)?.matching
+        if set.isEmpty { return try FacetTotals.rowCount(catalog.db) }
+        return try tally(for: set, packedOnly: true)?.matching
     }
 
-    /// Whether the packed rows can count `set`: something selected, nothing of
-    /// `testedInMovies`, and the table there (for the plan `--explain` shows).
+    /// Whether the packed rows can count `set`: nothing of `testedInMovies` selected, and the
+    /// table there (for the plan `--explain` shows).
     func canCountFromPackedRows(_ set: FilterSet) throws -> Bool {
-        guard !set.isEmpty, !set.elements.contains(where: { FacetCounter.testedInMovies.contains($0.facet) }) else { return false }
+        guard !set.elements.contains(where: { FacetCounter.testedInMovies.contains($0.facet) }) else { return false }
         return try catalog.db.hasSchemaObject(FacetTotals.name)
     }
 

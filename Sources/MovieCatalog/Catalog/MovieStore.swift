@@ -28,7 +28,7 @@ extension Catalog {
         // then it is costed so.
         let packed = try FacetCounter(catalog: self).canCountFromPackedRows(filters)
         var plan = try QueryPlanner(db: db, filters: filters, genres: genres()).count(packedRows: packed)
-        plan.packedRows = packed && plan.driver == .scan
+        plan.packedRows = !packed || plan.driver != .scan ? nil : filters.isEmpty ? .rowCounts : .tallied
         return plan
     }
 
@@ -82,7 +82,7 @@ extension Catalog {
     /// movies in id order (a scan, the title index's candidates) and the catalog is large.
     func count(_ filters: FilterSet, split: ParallelScan) throws -> Int {
         let plan = try countPlan(filters)
-        if plan.packedRows, let count = try FacetCounter(catalog: self).countFromPackedRows(filters) { return count }
+        if plan.packedRows != nil, let count = try FacetCounter(catalog: self).countFromPackedRows(filters) { return count }
         // A part that fails (say, no file descriptor to spare for its connection) leaves the
         // count to one connection, as the facet tally does.
         if let column = plan.idOrder, let parts = try? split.run({ db, ids in
@@ -108,7 +108,7 @@ extension Catalog {
 
     /// Counts of movies, genres and presets.
     public func counts() throws -> (movies: Int, genres: Int, presets: Int) {
-        (try db.intScalar("SELECT count(*) FROM movies"),
+        (try count(FilterSet()),
          try db.intScalar("SELECT count(*) FROM genres"),
          try db.intScalar("SELECT count(*) FROM presets"))
     }

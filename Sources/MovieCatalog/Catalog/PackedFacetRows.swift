@@ -96,16 +96,27 @@ struct PackedFacetRows {
         return true
     }
 
-    /// Where each column of a packed block starts, checked against its length.
-    private struct Layout {
-        let bytes: UnsafeRawBufferPointer
+    /// How many rows a packed block holds, read from `header` (its first bytes, or all of them)
+    /// and checked against the block's whole `length`; nil when the header does not fit in
+    /// `header` or does not give that length.
+    static func rowCount(header: UnsafeRawBufferPointer, length: Int) -> Int? {
+        guard let head = Header(header), head.length == length else { return nil }
+        return head.rows
+    }
+
+    /// A packed block's head: its row count, certifications and column widths; nil when the
+    /// bytes end inside it or it is malformed.
+    private struct Header {
         let rows: Int
         let certifications: [UnsafeBufferPointer<UInt8>]
         let ratingWidth: Int, minuteWidth: Int, yearWidth: Int
-        let genreStart: Int, ratingStart: Int, minuteStart: Int, yearStart: Int, certificationStart: Int
+        /// Where the first column (the genre bits) starts.
+        let columnsStart: Int
+
+        /// The whole block's length: the head, then a column of each width and the certification indexes.
+        var length: Int { columnsStart + rows * (8 + ratingWidth + minuteWidth + yearWidth + 1) }
 
         init?(_ bytes: UnsafeRawBufferPointer) {
-            self.bytes = bytes
             guard bytes.count >= 3 else { return nil }
             rows = Int(bytes[0]) | Int(bytes[1]) << 8
             var offset = 3, texts: [UnsafeBufferPointer<UInt8>] = []
@@ -121,16 +132,33 @@ struct PackedFacetRows {
             ratingWidth = Int(kinds.0)
             minuteWidth = kinds.1 == PackedFacetRows.narrow ? 2 : 8
             yearWidth = kinds.2 == PackedFacetRows.narrow ? 2 : 8
-            genreStart = offset + 3
+            columnsStart = offset + 3
+        }
+    }
+
+    /// Where each column of a packed block starts, checked against its length.
+    private struct Layout {
+        let bytes: UnsafeRawBufferPointer
+        let rows: Int
+        let certifications: [UnsafeBufferPointer<UInt8>]
+        let ratingWidth: Int, minuteWidth: Int, yearWidth: Int
+        let genreStart: Int, ratingStart: Int, minuteStart: Int, yearStart: Int, certificationStart: Int
+
+        init?(_ bytes: UnsafeRawBufferPointer) {
+            guard let head = Header(bytes), head.length == bytes.count else { return nil }
+            self.bytes = bytes
+            rows = head.rows
+            certifications = head.certifications
+            (ratingWidth, minuteWidth, yearWidth) = (head.ratingWidth, head.minuteWidth, head.yearWidth)
+            genreStart = head.columnsStart
             ratingStart = genreStart + 8 * rows
             minuteStart = ratingStart + ratingWidth * rows
             yearStart = minuteStart + minuteWidth * rows
             certificationStart = yearStart + yearWidth * rows
-            guard certificationStart + rows == bytes.count else { return nil }
             // Every index names a certification of the block, or none.
             for row in 0..<rows {
                 let index = bytes[certificationStart + row]
-                guard index == PackedFacetRows.noIndex || Int(index) < texts.count else { return nil }
+                guard index == PackedFacetRows.noIndex || Int(index) < certifications.count else { return nil }
             }
         }
 

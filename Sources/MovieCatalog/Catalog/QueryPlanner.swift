@@ -36,9 +36,16 @@ public struct QueryPlan: Sendable {
     /// For a count, the driving table's id column when it is read in id order (movie_facets
     /// scanned, the title index's candidates): `AND column BETWEEN ...` then counts one part.
     public internal(set) var idOrder: String? = nil
-    /// For a count that scans every movie: whether it tallies movie_facet_totals' packed rows
-    /// instead (the statement then counts only when they cannot be read).
-    public internal(set) var packedRows = false
+    /// How a count that scans every movie reads movie_facet_totals' packed rows instead.
+    public enum PackedRows: Sendable {
+        /// Each row tested against the set.
+        case tallied
+        /// Nothing selected: each block's row count alone, from the head of its blob.
+        case rowCounts
+    }
+    /// For a count that scans every movie: how it reads movie_facet_totals' packed rows instead
+    /// (the statement then counts only when they cannot be read); nil when it does not.
+    public internal(set) var packedRows: PackedRows? = nil
     /// For a walk whose page ends inside a large tie: the key and its value there (the tie is
     /// walked in title order, `SortTies.swift`).
     public internal(set) var largeTie: (field: MovieField, value: SQLValue)? = nil
