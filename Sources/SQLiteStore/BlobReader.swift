@@ -18,17 +18,15 @@ public final class BlobReader {
 
     deinit { sqlite3_blob_close(blob) }
 
-    /// Lends `body` the first `count` bytes (fewer when the value is shorter) of row `rowid`'s
-    /// value and its whole length; nil, without calling `body`, when the row is missing or its
-    /// value is no BLOB or text.
-    public func withPrefix<R>(_ rowid: Int64, count: Int, _ body: (UnsafeRawBufferPointer, Int) -> R) -> R? {
+    /// Reads the first bytes of row `rowid`'s value into `buffer` (as many as fit, fewer when the
+    /// value is shorter): how many it read, and the value's whole length; nil when the row is
+    /// missing or its value is no BLOB or text.
+    public func readPrefix(_ rowid: Int64, into buffer: UnsafeMutableRawBufferPointer) -> (read: Int, length: Int)? {
         guard open(rowid), let blob else { return nil }
         let length = Int(sqlite3_blob_bytes(blob))
-        let wanted = max(0, min(count, length))
-        return withUnsafeTemporaryAllocation(byteCount: max(wanted, 1), alignment: 8) { buffer -> R? in
-            guard wanted == 0 || sqlite3_blob_read(blob, buffer.baseAddress, Int32(wanted), 0) == SQLITE_OK else { return nil }
-            return body(UnsafeRawBufferPointer(rebasing: buffer[0..<wanted]), length)
-        }
+        let wanted = min(buffer.count, length)
+        guard wanted == 0 || sqlite3_blob_read(blob, buffer.baseAddress, Int32(wanted), 0) == SQLITE_OK else { return nil }
+        return (wanted, length)
     }
 
     /// Points the handle at `rowid`: a failed reopen leaves it aborted, so it is closed and the

@@ -76,7 +76,7 @@ import TestSupport
             }
             // The row count from the head alone, checked against the block's length.
             bytes.withUnsafeBytes { all in
-                let head = UnsafeRawBufferPointer(rebasing: all.prefix(FacetTotals.headBytes))
+                let head = UnsafeRawBufferPointer(rebasing: all.prefix(FacetTotals.headBytes.last!))
                 #expect(PackedFacetRows.rowCount(header: head, length: all.count) == rows.count)
                 #expect(PackedFacetRows.rowCount(header: head, length: all.count + 1) == nil)
                 #expect(PackedFacetRows.rowCount(header: UnsafeRawBufferPointer(rebasing: all.prefix(2)), length: all.count) == nil)
@@ -151,6 +151,14 @@ import TestSupport
         // So does a count of every movie, from the block's row count alone (and `info`'s).
         #expect(try catalog.countPlan(FilterSet()).packedRows == .rowCounts)
         #expect(try catalog.count(FilterSet()) == 1 && catalog.counts().movies == 1)
+        // A head past the first bytes read (six certifications of 20 letters) is read further; one
+        // past them all (30 of 30) leaves the block to its rows.
+        for (rows, length, expected) in [(6, 20, 6), (30, 30, 10)] {
+            let long = (0..<rows).map { Row(genres: 0, rating: nil, minutes: nil, year: nil, certification: Array(("c\($0)" + String(repeating: "x", count: length)).utf8)) }
+            let block = try #require(Self.pack(long))
+            try catalog.db.run("UPDATE movie_facet_totals SET packed = ? WHERE block = 0", [.blob(block)])
+            #expect(try catalog.count(FilterSet()) == expected, "\(rows) certifications of \(length)")
+        }
         // NULL, and bytes that are not the encoding, are tallied from the rows instead.
         for packed: SQLValue in [.null, .blob([1, 2, 3]), .blob(forged + [5]), .blob(Array(forged.prefix(2)))] {
             try catalog.db.run("UPDATE movie_facet_totals SET packed = ? WHERE block = 0", [packed])

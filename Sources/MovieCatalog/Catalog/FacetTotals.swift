@@ -81,13 +81,21 @@ enum FacetTotals {
     static func rowCount(_ db: Database, within range: ClosedRange<Int64> = Int64.min...Int64.max, minimumCoverage: Double = 0.5) throws -> Int? {
         try withTrustedBlocks(db, within: range, none: 0) { ids in
             let reader = BlobReader(db, table: name, column: Form.rows(excluding: 0).column)
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: headBytes.last!, alignment: 8)
+            defer { buffer.deallocate() }
             var count = 0, covered: [Int64] = []
             try db.forEachRow("SELECT block FROM movie_facet_totals WHERE packed IS NOT NULL AND block BETWEEN ? AND ? ORDER BY block",
                               [.integer(ids.lowerBound >> shift), .integer(ids.upperBound >> shift)]) { row in
                 let block = Int64(row.optionalInt(0) ?? 0)
-                // A head longer than `headBytes` (a block of many long certifications) or a
-                // malformed one leaves the block's rows to be counted.
-                guard let rows = reader.withPrefix(block, count: headBytes, { PackedFacetRows.rowCount(header: $0, length: $1) }) ?? nil else { return }
+                // Most heads fit in `headBytes.first`; one longer than `headBytes.last` (a block
+                // of many long certifications) or a malformed one leaves the block's rows to be counted.
+                var rows: Int?
+                for bytes in headBytes where rows == nil {
+                    guard let (read, length) = reader.readPrefix(block, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<bytes])) else { break }
+                    rows = PackedFacetRows.rowCount(header: UnsafeRawBufferPointer(rebasing: buffer[0..<read]), length: length)
+                    if read == length { break }
+                }
+                guard let rows else { return }
                 count += rows
                 covered.append(block)
             }
@@ -100,8 +108,9 @@ enum FacetTotals {
         }
     }
 
-    /// How many of a packed block's first bytes `rowCount` reads for its head.
-    static let headBytes = 512
+    /// How many of a packed block's first bytes `rowCount` reads for its head: then, when it
+    /// does not fit, how many more.
+    static let headBytes = [64, 512]
 
     /// Runs `body` on the facet rows' ids within `range`, in one read transaction (the caller's,
     /// or one of its own); `none` when no facet row is there, nil when no stored block can be

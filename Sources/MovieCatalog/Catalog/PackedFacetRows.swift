@@ -104,11 +104,10 @@ struct PackedFacetRows {
         return head.rows
     }
 
-    /// A packed block's head: its row count, certifications and column widths; nil when the
-    /// bytes end inside it or it is malformed.
+    /// A packed block's head: its row count, where its certifications end, its column widths;
+    /// nil when the bytes end inside it or it is malformed.
     private struct Header {
         let rows: Int
-        let certifications: [UnsafeBufferPointer<UInt8>]
         let ratingWidth: Int, minuteWidth: Int, yearWidth: Int
         /// Where the first column (the genre bits) starts.
         let columnsStart: Int
@@ -119,13 +118,11 @@ struct PackedFacetRows {
         init?(_ bytes: UnsafeRawBufferPointer) {
             guard bytes.count >= 3 else { return nil }
             rows = Int(bytes[0]) | Int(bytes[1]) << 8
-            var offset = 3, texts: [UnsafeBufferPointer<UInt8>] = []
+            var offset = 3
             for _ in 0..<Int(bytes[2]) {
                 guard offset < bytes.count, offset + 1 + Int(bytes[offset]) <= bytes.count else { return nil }
-                texts.append(UnsafeRawBufferPointer(rebasing: bytes[(offset + 1)..<(offset + 1 + Int(bytes[offset]))]).assumingMemoryBound(to: UInt8.self))
                 offset += 1 + Int(bytes[offset])
             }
-            certifications = texts
             guard offset + 3 <= bytes.count else { return nil }
             let kinds = (bytes[offset], bytes[offset + 1], bytes[offset + 2])
             guard [kinds.0, kinds.1, kinds.2].allSatisfy({ $0 == PackedFacetRows.narrow || $0 == PackedFacetRows.wide }) else { return nil }
@@ -133,6 +130,16 @@ struct PackedFacetRows {
             minuteWidth = kinds.1 == PackedFacetRows.narrow ? 2 : 8
             yearWidth = kinds.2 == PackedFacetRows.narrow ? 2 : 8
             columnsStart = offset + 3
+        }
+
+        /// The block's certifications, in `bytes` (the block, whose head this is).
+        func certifications(in bytes: UnsafeRawBufferPointer) -> [UnsafeBufferPointer<UInt8>] {
+            var offset = 3, texts: [UnsafeBufferPointer<UInt8>] = []
+            for _ in 0..<Int(bytes[2]) {
+                texts.append(UnsafeRawBufferPointer(rebasing: bytes[(offset + 1)..<(offset + 1 + Int(bytes[offset]))]).assumingMemoryBound(to: UInt8.self))
+                offset += 1 + Int(bytes[offset])
+            }
+            return texts
         }
     }
 
@@ -148,7 +155,7 @@ struct PackedFacetRows {
             guard let head = Header(bytes), head.length == bytes.count else { return nil }
             self.bytes = bytes
             rows = head.rows
-            certifications = head.certifications
+            certifications = head.certifications(in: bytes)
             (ratingWidth, minuteWidth, yearWidth) = (head.ratingWidth, head.minuteWidth, head.yearWidth)
             genreStart = head.columnsStart
             ratingStart = genreStart + 8 * rows
