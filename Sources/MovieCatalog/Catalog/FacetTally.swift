@@ -35,9 +35,14 @@ struct FacetTally: Sendable {
 
     /// Each listed facet's selected elements with their tests (empty: not selected).
     let selected: [[(element: MovieFilter, test: Test)]]
-    /// The tests alone, for the facets of more than one element (a row that meets a facet of
-    /// one meets its element; copying the elements a row retained and released their text).
-    private let elementTests: [[Test]]
+    /// The facets of more than one element, as bits (facet i: bit i): a row that meets a facet of
+    /// one meets its element. Their elements' tests follow, by kind, in forms with nothing to
+    /// retain per row (copying a `Test`, whose text case holds an array, retained and released
+    /// it for every test of every matching movie: a fifth of a tally of two rating ranges).
+    private let manyElements: Int
+    /// The genre facet's elements' bits, the numeric facets' intervals (by facet position) and
+    /// the certifications, each in the order of `selected`.
+    private let elementBits: [Int64], elementIntervals: [[Interval]], elementTexts: [[UInt8]]
     /// Whether no listed facet has a selection: every row counts in every facet.
     private let selectsNothing: Bool
     /// The same tests in flat form, for the test every row gets.
@@ -103,18 +108,19 @@ struct FacetTally: Sendable {
             selected.append(tests)
         }
         self.selected = selected
-        elementTests = selected.map { $0.count > 1 ? $0.map(\.test) : [] }
         selectsNothing = selected.allSatisfy(\.isEmpty)
-        var mask: Int64 = 0, intervals: [[Interval]] = [[], [], [], [], []], texts: [[UInt8]] = []
+        var mask: Int64 = 0, bits: [Int64] = [], intervals: [[Interval]] = [[], [], [], [], []], texts: [[UInt8]] = []
         for (facet, tests) in selected.enumerated() {
             for (_, test) in tests {
                 switch test {
-                case .genre(let bit): mask |= bit
+                case .genre(let bit): mask |= bit; bits.append(bit)
                 case .interval(let interval): intervals[facet].append(interval)
                 case .text(let bytes): texts.append(bytes)
                 }
             }
         }
+        manyElements = selected.indices.reduce(0) { selected[$1].count > 1 ? $0 | 1 << $1 : $0 }
+        (elementBits, elementIntervals, elementTexts) = (bits, intervals, texts)
         rowTest = RowTest(facetsSelected: selected.indices.reduce(0) { selected[$1].isEmpty ? $0 : $0 | 1 << $1 }, genreMask: mask,
                           ratingIntervals: intervals[1], minuteIntervals: intervals[2], yearIntervals: intervals[3], certificationTexts: texts)
         var codes: [Int: String] = [:]
@@ -155,14 +161,6 @@ struct FacetTally: Sendable {
     /// Minutes as a bound that compares with every row's minutes as a Double exactly as the
     /// integers compare (below 2^53); nil beyond, where the counts are left to SQL.
     private static func exactly(_ minutes: Int) -> Double? { minutes.magnitude < 1 << 53 ? Double(minutes) : nil }
-
-    private static func passes(_ test: Test, genres: Int64, number: Double?, text: UnsafeBufferPointer<UInt8>?) -> Bool {
-        switch test {
-        case .genre(let bit): return genres & bit != 0
-        case .interval(let interval): return number.map(interval.contains) ?? false
-        case .text(let bytes): return text.map { $0.elementsEqual(bytes) } ?? false
-        }
-    }
 
     /// A row's value for a numeric facet (rating, duration, year), as a number.
     @inline(__always)
@@ -219,11 +217,16 @@ struct FacetTally: Sendable {
     private mutating func countElements(_ facet: Int, genres: Int64, rating: Double?, minutes: Int?, year: Int?,
                                         certification: UnsafeBufferPointer<UInt8>?) {
         // A facet of one element: the movie meets the facet, so it meets the element.
-        guard !elementTests[facet].isEmpty else { return elementCounts[facet][0] += 1 }
-        let number = FacetTally.number(facet, rating: rating, minutes: minutes, year: year)
-        for (index, test) in elementTests[facet].enumerated()
-        where FacetTally.passes(test, genres: genres, number: number, text: facet == 4 ? certification : nil) {
-            elementCounts[facet][index] += 1
+        guard manyElements & 1 << facet != 0 else { return elementCounts[facet][0] += 1 }
+        switch facet {
+        case 0:
+            for index in elementBits.indices where genres & elementBits[index] != 0 { elementCounts[0][index] += 1 }
+        case 4:
+            guard let certification else { return }
+            for index in elementTexts.indices where elementTexts[index].elementsEqual(certification) { elementCounts[4][index] += 1 }
+        default:
+            guard let number = FacetTally.number(facet, rating: rating, minutes: minutes, year: year) else { return }
+            for index in elementIntervals[facet].indices where elementIntervals[facet][index].contains(number) { elementCounts[facet][index] += 1 }
         }
     }
 
