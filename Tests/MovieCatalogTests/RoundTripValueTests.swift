@@ -58,7 +58,7 @@ import Testing
     func delimited(_ c: Case, tsv: Bool) throws {
         let movie = Self.movie(c)
         let text = MovieWriter.fieldNames.joined(separator: tsv ? "\t" : ",") + "\n"
-            + MovieWriter.delimited(movie, separator: tsv ? "\t" : ",", quote: tsv ? TextEscaping.tsv : TextEscaping.csv) + "\n"
+            + MovieWriter.delimited(movie, tsv: tsv) + "\n"
         let reader = DelimitedReader(input: ByteReader(streaming: Array(text.utf8), name: "-", chunkSize: 64), dialect: tsv ? .tsv : .csv)
         #expect(try reader.next())
         let (plan, columns, _) = try ImportPlan.make(header: reader.strings(), source: "-:1", options: ImportOptions())

@@ -77,6 +77,49 @@ import TestSupport
         #expect(TextEscaping.json("a\"b\\c\n\u{1}é") == "\"a\\\"b\\\\c\\n\\u0001é\"")
     }
 
+    /// The escapings as first written, character by character: the byte-level writers must agree.
+    enum Reference {
+        static func json(_ text: String) -> String {
+            var out = "\""
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "\"": out += "\\\""
+                case "\\": out += "\\\\"
+                case "\n": out += "\\n"
+                case "\r": out += "\\r"
+                case "\t": out += "\\t"
+                case _ where scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029:
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                default: out.unicodeScalars.append(scalar)
+                }
+            }
+            return out + "\""
+        }
+
+        static func csv(_ text: String) -> String {
+            guard text.utf8.contains(where: { $0 == 44 || $0 == 34 || $0 == 10 || $0 == 13 }) || text.first == " " || text.last == " " else { return text }
+            return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        }
+    }
+
+    @Test("JSON, CSV and TSV fields written byte by byte are the character-by-character escapings, on random text", arguments: [1, 2, 3] as [UInt64])
+    func escapingAgrees(seed: UInt64) {
+        var rng = SeededRandom(seed: seed)
+        // Pieces that escape, that end a line in JavaScript, that join a space into one character
+        // (a combining mark after it, a prepended mark before it), and plain text of 1 to 4 bytes.
+        let pieces = ["\"", "\\", "\n", "\r", "\r\n", "\t", "\u{1}", "\u{1F}", "\u{7F}", "\u{2028}", "\u{2029}", "\u{2027}", "\u{202A}",
+                      " ", " \u{301}", "\u{600} ", ",", "a", "é", "東", "🎬", "\u{E2}", "|"]
+        for _ in 0..<3_000 {
+            let text = (0..<Int.random(in: 0...6, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined()
+            #expect(TextEscaping.json(text) == Reference.json(text), "\(Array(text.unicodeScalars))")
+            #expect(TextEscaping.csv(text) == Reference.csv(text), "\(Array(text.unicodeScalars))")
+            var tsv: [UInt8] = []
+            TextEscaping.appendTSV(text, to: &tsv)
+            #expect(String(decoding: tsv, as: UTF8.self) == TextEscaping.tsv(text), "\(Array(text.unicodeScalars))")
+        }
+    }
+
     @Test("shell words: plain tokens as they are, others single-quoted", arguments: [
         ("genre:sci-fi", "genre:sci-fi"), ("rating:7.5..", "rating:7.5.."), ("title:amélie", "title:amélie"),
         ("title:an ", "'title:an '"), ("title:it's", "'title:it'\\''s'"), ("title:a*b", "'title:a*b'"),
