@@ -55,6 +55,8 @@ enum FacetTotals {
         try db.forEachRow("SELECT block, \(form.column) FROM movie_facet_totals WHERE \(form.column) IS NOT NULL AND block BETWEEN ? AND ? ORDER BY block",
                           [.integer(ids.lowerBound >> shift), .integer(ids.upperBound >> shift)]) { row in
             let block = Int64(row.optionalInt(0) ?? 0)
+            // A block a sqlite3 user's remake of the table holds twice is counted once.
+            guard covered.last != block else { return }
             // A malformed blob (a hand edit) is left out: its block's rows are tallied instead.
             let added = row.withBlob(1) { bytes -> Bool in
                 guard let bytes else { return false }
@@ -84,18 +86,25 @@ enum FacetTotals {
             let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: headBytes.last!, alignment: 8)
             defer { buffer.deallocate() }
             var count = 0, covered: [Int64] = []
-            try db.forEachRow("SELECT block FROM movie_facet_totals WHERE packed IS NOT NULL AND block BETWEEN ? AND ? ORDER BY block",
-                              [.integer(ids.lowerBound >> shift), .integer(ids.upperBound >> shift)]) { row in
-                let block = Int64(row.optionalInt(0) ?? 0)
+            // A blob is opened by its row's rowid, which is the block only where the table is
+            // moviecat's (a sqlite3 user's remake may number its rows otherwise); a table
+            // WITHOUT ROWID has none to open, and its rows are counted.
+            guard let blocks = try? db.prepare("SELECT block, rowid FROM movie_facet_totals WHERE packed IS NOT NULL AND block BETWEEN ? AND ? ORDER BY block") else {
+                return nil
+            }
+            try blocks.bind([.integer(ids.lowerBound >> shift), .integer(ids.upperBound >> shift)])
+            while try blocks.step() {
+                let block = Int64(blocks.optionalInt(0) ?? 0), rowid = Int64(blocks.optionalInt(1) ?? 0)
+                guard covered.last != block else { continue }   // as in `tally`
                 // Most heads fit in `headBytes.first`; one longer than `headBytes.last` (a block
                 // of many long certifications) or a malformed one leaves the block's rows to be counted.
                 var rows: Int?
                 for bytes in headBytes where rows == nil {
-                    guard let (read, length) = reader.readPrefix(block, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<bytes])) else { break }
+                    guard let (read, length) = reader.readPrefix(rowid, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<bytes])) else { break }
                     rows = PackedFacetRows.rowCount(header: UnsafeRawBufferPointer(rebasing: buffer[0..<read]), length: length)
                     if read == length { break }
                 }
-                guard let rows else { return }
+                guard let rows else { continue }
                 count += rows
                 covered.append(block)
             }

@@ -108,7 +108,7 @@ extension Catalog {
 
     /// Counts of movies, genres and presets.
     public func counts() throws -> (movies: Int, genres: Int, presets: Int) {
-        (try count(FilterSet()),
+        (try db.intScalar("SELECT count(*) FROM movies"),
          try db.intScalar("SELECT count(*) FROM genres"),
          try db.intScalar("SELECT count(*) FROM presets"))
     }
