@@ -91,7 +91,7 @@ enum FilterCommand {
         }
         if plan.packedRows == .rowCounts {
             out.write("  counted from the row count at the head of each block's packed facet rows in movie_facet_totals\n")
-            out.write("  (blocks without them from movie_facets; the statement below only if the table cannot be read)\n")
+            out.write("  (blocks without them from movie_facets; the statement below when fewer than half have them or the table cannot be read)\n")
         } else if plan.packedRows == .tallied {
             out.write("  counted in moviecat from the packed facet rows of movie_facet_totals, one part per core on a large catalog\n")
             out.write("  (blocks without them from movie_facets; the statement below only if the table cannot be read)\n")
