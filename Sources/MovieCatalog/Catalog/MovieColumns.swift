@@ -48,7 +48,11 @@ enum MovieColumns {
             movie[field] = fieldValue(row.value(Int32(offset + 1)))
         }
         let genres = Int32(MovieField.stored.count + 1)
-        movie.genres = row.optionalText(genres).map { $0.split(separator: "|").map(String.init) } ?? []
+        // Split at the bytes: `String.split` broke the text into characters (some 5,700
+        // instructions a movie exported).
+        movie.genres = row.withText(genres) { bytes in
+            bytes.map { $0.split(separator: UInt8(ascii: "|")).map { String(decoding: UnsafeBufferPointer(rebasing: $0), as: UTF8.self) } } ?? []
+        }
         return movie
     }
 

@@ -12,32 +12,28 @@ public enum TextEscaping {
     /// Appends `text` as a JSON string literal to `out`, byte by byte (a String built scalar by
     /// scalar cost a JSON export some 30,000 instructions a movie): quote, backslash and the
     /// controls escaped, and U+2028 and U+2029 (bytes E2 80 A8 and A9), which some JavaScript
-    /// readers take for line ends.
+    /// readers take for line ends. The bytes are read in place (`withUTF8Bytes`: a loop over
+    /// `String.UTF8View` cost some ten instructions a byte).
     public static func appendJSON(_ text: String, to out: inout [UInt8]) {
-        let utf8 = text.utf8
         out.append(34)
-        var index = utf8.startIndex
-        while index != utf8.endIndex {
-            let byte = utf8[index]
-            switch byte {
-            case 34: out.append(contentsOf: [92, 34])
-            case 92: out.append(contentsOf: [92, 92])
-            case 10: out.append(contentsOf: [92, UInt8(ascii: "n")])
-            case 13: out.append(contentsOf: [92, UInt8(ascii: "r")])
-            case 9: out.append(contentsOf: [92, UInt8(ascii: "t")])
-            case 0..<0x20: appendUnicodeEscape(UInt32(byte), to: &out)
-            case 0xE2:
-                let next = utf8.index(after: index)
-                if next != utf8.endIndex, utf8[next] == 0x80, utf8.index(after: next) != utf8.endIndex,
-                   case let last = utf8[utf8.index(after: next)], last == 0xA8 || last == 0xA9 {
-                    appendUnicodeEscape(last == 0xA8 ? 0x2028 : 0x2029, to: &out)
-                    index = utf8.index(after: utf8.index(after: next))
-                    continue
+        text.withUTF8Bytes { bytes in
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                index += 1
+                switch byte {
+                case 34: out.append(contentsOf: [92, 34])
+                case 92: out.append(contentsOf: [92, 92])
+                case 10: out.append(contentsOf: [92, UInt8(ascii: "n")])
+                case 13: out.append(contentsOf: [92, UInt8(ascii: "r")])
+                case 9: out.append(contentsOf: [92, UInt8(ascii: "t")])
+                case 0..<0x20: appendUnicodeEscape(UInt32(byte), to: &out)
+                case 0xE2 where index + 1 < bytes.count && bytes[index] == 0x80 && (bytes[index + 1] == 0xA8 || bytes[index + 1] == 0xA9):
+                    appendUnicodeEscape(bytes[index + 1] == 0xA8 ? 0x2028 : 0x2029, to: &out)
+                    index += 2
+                default: out.append(byte)
                 }
-                out.append(byte)
-            default: out.append(byte)
             }
-            index = utf8.index(after: index)
         }
         out.append(34)
     }
@@ -62,16 +58,17 @@ public enum TextEscaping {
     /// cost some 20,000 instructions a call). An edge space is a character of its own, as
     /// `first` and `last` see it, tested only where the edge byte is a space.
     public static func appendCSV(_ text: String, to out: inout [UInt8]) {
-        let utf8 = text.utf8
-        var needsQuotes = utf8.contains { $0 == 44 || $0 == 34 || $0 == 10 || $0 == 13 }
-        if !needsQuotes, utf8.first == 0x20 || utf8.last == 0x20 { needsQuotes = text.first == " " || text.last == " " }
-        guard needsQuotes else { return out.append(contentsOf: utf8) }
-        out.append(34)
-        for byte in utf8 {
-            out.append(byte)
-            if byte == 34 { out.append(34) }
+        text.withUTF8Bytes { bytes in
+            var needsQuotes = bytes.contains { $0 == 44 || $0 == 34 || $0 == 10 || $0 == 13 }
+            if !needsQuotes, bytes.first == 0x20 || bytes.last == 0x20 { needsQuotes = text.first == " " || text.last == " " }
+            guard needsQuotes else { return out.append(contentsOf: bytes) }
+            out.append(34)
+            for byte in bytes {
+                out.append(byte)
+                if byte == 34 { out.append(34) }
+            }
+            out.append(34)
         }
-        out.append(34)
     }
 
     /// A CSV field of bytes as read (not necessarily UTF-8), quoted as `csv(_:)` quotes text.
@@ -170,9 +167,12 @@ public enum TextEscaping {
 
     /// Appends `text` as a TSV field (`tsv(_:)`) to `out`.
     public static func appendTSV(_ text: String, to out: inout [UInt8]) {
-        let utf8 = text.utf8
-        guard utf8.contains(where: { $0 == 9 || $0 == 10 || $0 == 13 }) else { return out.append(contentsOf: utf8) }
-        out.append(contentsOf: tsv(text).utf8)
+        let plain = text.withUTF8Bytes { bytes in
+            guard !bytes.contains(where: { $0 == 9 || $0 == 10 || $0 == 13 }) else { return false }
+            out.append(contentsOf: bytes)
+            return true
+        }
+        if !plain { out.append(contentsOf: tsv(text).utf8) }
     }
 
     /// A TSV field: tabs and newlines cannot be represented, so they become spaces; `\N` would read as null.
