@@ -115,23 +115,3 @@ func csvField(_ text: String, always: Bool = false) -> String {
     return needs ? "\"" + text.replacing("\"", with: "\"\"") + "\"" : text
 }
 
-/// A JSON string literal; with `asciiOnly` every non-ASCII scalar is written as `\uXXXX` (surrogate pairs above the BMP).
-func jsonString(_ text: String, asciiOnly: Bool = false) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-        switch scalar {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        case "\r": out += "\\r"
-        case "\t": out += "\\t"
-        case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-        case _ where asciiOnly && scalar.value > 0x7E:
-            for unit in String(scalar).utf16 { out += String(format: "\\u%04X", unit) }
-        default: out.unicodeScalars.append(scalar)
-        }
-    }
-    return out + "\""
-}
-
-

@@ -77,26 +77,9 @@ import TestSupport
         #expect(TextEscaping.json("a\"b\\c\n\u{1}é") == "\"a\\\"b\\\\c\\n\\u0001é\"")
     }
 
-    /// The escapings as first written, character by character: the byte-level writers must agree.
+    /// CSV's escaping as first written, character by character (JSON's is TestSupport's
+    /// `jsonString`): the byte-level writers must agree with both.
     enum Reference {
-        static func json(_ text: String) -> String {
-            var out = "\""
-            for scalar in text.unicodeScalars {
-                switch scalar {
-                case "\"": out += "\\\""
-                case "\\": out += "\\\\"
-                case "\n": out += "\\n"
-                case "\r": out += "\\r"
-                case "\t": out += "\\t"
-                case _ where scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029:
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                default: out.unicodeScalars.append(scalar)
-                }
-            }
-            return out + "\""
-        }
-
         static func csv(_ text: String) -> String {
             guard text.utf8.contains(where: { $0 == 44 || $0 == 34 || $0 == 10 || $0 == 13 }) || text.first == " " || text.last == " " else { return text }
             return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
@@ -112,7 +95,7 @@ import TestSupport
                       " ", " \u{301}", "\u{600} ", ",", "a", "é", "東", "🎬", "\u{E2}", "|"]
         for _ in 0..<3_000 {
             let text = (0..<Int.random(in: 0...6, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined()
-            #expect(TextEscaping.json(text) == Reference.json(text), "\(Array(text.unicodeScalars))")
+            #expect(TextEscaping.json(text) == jsonString(text, lineSeparators: true), "\(Array(text.unicodeScalars))")
             #expect(TextEscaping.csv(text) == Reference.csv(text), "\(Array(text.unicodeScalars))")
             var tsv: [UInt8] = []
             TextEscaping.appendTSV(text, to: &tsv)
