@@ -103,6 +103,35 @@ import TestSupport
         }
     }
 
+    @Test("ASCII text's width is its printable bytes, as its characters count it, controls and DEL none")
+    func asciiWidth() {
+        var rng = SeededRandom(seed: 4)
+        for _ in 0..<2_000 {
+            let text = String(decoding: (0..<Int.random(in: 0...12, using: &rng)).map { _ in UInt8.random(in: 0...0x7F, using: &rng) }, as: UTF8.self)
+            #expect(DisplayWidth.of(text) == text.reduce(0) { $0 + DisplayWidth.of($1) }, "\(Array(text.utf8))")
+        }
+        #expect(DisplayWidth.of("a\u{1}b\u{7F}\r\n") == 2)
+    }
+
+    @Test("a table's lines end at their last character that is not a space, padding and a cell's own spaces alike, and keep their columns")
+    func tableLines() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("table-\(UUID().uuidString).txt").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let out = try TextOutput(creatingFile: path)
+        let writer = MovieWriter(format: .table, to: out, genres: GenreCatalogue([Genre(id: 1, code: "drama", name: "Drama")]), width: nil)
+        for (id, title, certification) in [(1, "Heat  ", "R  "), (22, "Amélie", nil), (333, "東京物語", "PG")] as [(Int64, String, String?)] {
+            writer.write(Movie(id: id, title: title, year: 1995, genres: ["drama"], rating: 8.3, durationMinutes: 170, certification: certification))
+        }
+        try writer.finish()
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(lines.count == 4)
+        #expect(lines.allSatisfy { !$0.hasSuffix(" ") }, "\(lines)")
+        // The year starts at one display column on every line: titles padded by their width.
+        let yearColumns = lines.dropFirst().map { line in DisplayWidth.of(String(line[..<line.range(of: "1995")!.lowerBound])) }
+        #expect(Set(yearColumns).count == 1, "\(lines)")
+        #expect(lines[1].hasSuffix("R"), "\(lines)")
+    }
+
     @Test("shell words: plain tokens as they are, others single-quoted", arguments: [
         ("genre:sci-fi", "genre:sci-fi"), ("rating:7.5..", "rating:7.5.."), ("title:amélie", "title:amélie"),
         ("title:an ", "'title:an '"), ("title:it's", "'title:it'\\''s'"), ("title:a*b", "'title:a*b'"),

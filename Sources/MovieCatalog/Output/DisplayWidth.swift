@@ -4,9 +4,24 @@ import SQLiteStore
 public enum DisplayWidth {
     /// Columns `text` occupies in a terminal.
     public static func of(_ text: String) -> Int {
+        if let width = asciiWidth(text) { return width }
         var width = 0
         for character in text { width += of(character) }
         return width
+    }
+
+    /// The width of ASCII text from its bytes, nil for text beyond ASCII: each byte is a
+    /// character of its own, one column but the controls' none (as `of(_: Character)` counts
+    /// them), where breaking a table's cells into characters cost some 28,000 instructions a row.
+    private static func asciiWidth(_ text: String) -> Int? {
+        text.withUTF8Bytes { bytes -> Int? in
+            var width = 0
+            for byte in bytes {
+                guard byte < 0x80 else { return nil }
+                if byte >= 0x20 && byte != 0x7F { width += 1 }
+            }
+            return width
+        }
     }
 
     /// Columns one grapheme cluster occupies.
