@@ -86,6 +86,17 @@ import TestSupport
         }
     }
 
+    @Test("genres whose codes begin with a mark are listed apart, not joined to the code before them")
+    func genresBeginningWithMarks() throws {
+        let box = try Sandbox()
+        // U+093F (a vowel sign, a spacing mark) makes a slug of its own; `|` and it form one character.
+        let added = try box.moviecat("add", "--title", "Vowel Test", "--genre", "drama", "--genre", "\u{93F}x")
+        #expect(added.status == 0, "\(added)")
+        let run = try box.moviecat("filter", "--format", "json")
+        let genres = try Self.jsonArray(run).first?["genres"] as? [String]
+        #expect(genres?.count == 2 && genres?.contains("drama") == true, "\(run.stdout)")
+    }
+
     @Test("table has a header row and its count goes to stderr")
     func table() throws {
         let box = try Sandbox()
