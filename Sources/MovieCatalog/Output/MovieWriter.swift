@@ -15,7 +15,7 @@ public final class MovieWriter {
     private let table: MovieTable?
     /// The number of movies written so far.
     private(set) public var count = 0
-    /// A CSV or TSV line's bytes, made again for each movie in the same storage.
+    /// A CSV, TSV or JSON line's bytes, made again for each movie in the same storage.
     private var line: [UInt8] = []
 
     /// The fields whose table columns are shown only when some listed movie has a value.

@@ -59,30 +59,34 @@ public enum TextEscaping {
     /// `first` and `last` see it, tested only where the edge byte is a space.
     public static func appendCSV(_ text: String, to out: inout [UInt8]) {
         text.withUTF8Bytes { bytes in
-            var needsQuotes = bytes.contains { $0 == 44 || $0 == 34 || $0 == 10 || $0 == 13 }
+            var needsQuotes = holdsCSVSpecial(bytes)
             if !needsQuotes, bytes.first == 0x20 || bytes.last == 0x20 { needsQuotes = text.first == " " || text.last == " " }
-            guard needsQuotes else { return out.append(contentsOf: bytes) }
-            out.append(34)
-            for byte in bytes {
-                out.append(byte)
-                if byte == 34 { out.append(34) }
-            }
-            out.append(34)
+            if needsQuotes { appendQuoted(bytes, to: &out) } else { out.append(contentsOf: bytes) }
         }
     }
 
-    /// A CSV field of bytes as read (not necessarily UTF-8), quoted as `csv(_:)` quotes text.
+    /// A CSV field of bytes as read (not necessarily UTF-8), quoted as `csv(_:)` quotes text
+    /// (its edge spaces taken byte by byte).
     public static func csv(bytes: [UInt8]) -> [UInt8] {
-        let needsQuotes = bytes.contains { $0 == 44 || $0 == 34 || $0 == 10 || $0 == 13 }
-            || bytes.first == 0x20 || bytes.last == 0x20
-        guard needsQuotes else { return bytes }
-        var out: [UInt8] = [34]
+        guard holdsCSVSpecial(bytes) || bytes.first == 0x20 || bytes.last == 0x20 else { return bytes }
+        var out: [UInt8] = []
+        appendQuoted(bytes, to: &out)
+        return out
+    }
+
+    /// Whether a field holds a comma, quote, CR or LF.
+    private static func holdsCSVSpecial(_ bytes: some Sequence<UInt8>) -> Bool {
+        bytes.contains { $0 == 44 || $0 == 34 || $0 == 10 || $0 == 13 }
+    }
+
+    /// Appends a field in quotes, its quotes doubled.
+    private static func appendQuoted(_ bytes: some Sequence<UInt8>, to out: inout [UInt8]) {
+        out.append(34)
         for byte in bytes {
             out.append(byte)
             if byte == 34 { out.append(34) }
         }
         out.append(34)
-        return out
     }
 
     /// A word a POSIX shell reads back as `text`: as it is when it holds only characters no
