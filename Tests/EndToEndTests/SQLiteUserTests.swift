@@ -78,13 +78,24 @@ import Testing
         #expect(try box.sql("PRAGMA journal_mode") == ["wal"])
     }
 
-    @Test("an empty certification a sqlite3 user stored is listed by facets as no value, since none can select it", arguments: [[], ["genre:drama"]])
-    func emptyCertification(_ set: [String]) throws {
+    @Test("a certification a sqlite3 user stored empty, padded or decomposed is listed by facets as no value, since no token can select it",
+          arguments: [[], ["genre:drama"]])
+    func unselectableCertification(_ set: [String]) throws {
         let box = try Sandbox()
         try box.seed()
-        try box.sqlite3("UPDATE movies SET certification = '' WHERE id <= 3; UPDATE movies SET certification = 'PG' WHERE id = 4;\n")
+        try box.sqlite3("UPDATE movies SET certification = '' WHERE id <= 3; UPDATE movies SET certification = 'PG' WHERE id IN (4, 8);\n"
+                        + "UPDATE movies SET certification = 'PG ' WHERE id = 5; UPDATE movies SET certification = ' R' WHERE id = 6;\n"
+                        + "UPDATE movies SET certification = 'E' || char(769) WHERE id = 7;\n")
         let run = try box.moviecat(["facets", "--format", "json"] + set)
-        #expect(run.status == 0 && !run.stdout.contains(#""value":"""#) && run.stdout.contains(#""value":"PG""#), "\(run)")
+        let listed = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: [[String: Any]]], "\(run)")
+        let values = (listed["certification"] ?? []).compactMap { $0["value"] as? String }
+        #expect(run.status == 0 && values.allSatisfy { $0 == $0.trimmingCharacters(in: .whitespaces) && !$0.isEmpty && $0 != "E\u{301}" }, "\(run)")
+        #expect(set.isEmpty ? values.contains("PG") : true, "\(run)")
+        // Each value listed selects what it counts.
+        for entry in listed["certification"] ?? [] {
+            let value = try #require(entry["value"] as? String), count = try #require(entry["count"] as? Int)
+            #expect(try box.moviecat(["filter", "--count", "certification:\(value)"] + set).stdout == "\(count)\n", "\(value)")
+        }
     }
 
     @Test("genres a sqlite3 user named as other genres' codes take nothing over: filter, add, edit and import find the code's genre")

@@ -59,8 +59,7 @@ public struct FacetCounter {
         guard let tally = try tally(for: set) else { return nil }
         let (counts, elements) = tally.result()
         return FacetCounter.listed.map { facet in
-            // An empty certification (a sqlite3 user's, the CHECKs allow it) is no value to select.
-            var values = (counts[facet] ?? [:]).filter { $0.value > 0 && !$0.key.isEmpty }.map { FacetValue(value: $0.key, count: $0.value, selected: false) }
+            var values = (counts[facet] ?? [:]).filter { $0.value > 0 && FacetCounter.selectable($0.key, facet) }.map { FacetValue(value: $0.key, count: $0.value, selected: false) }
             // Selected elements are always listed, with what they match alongside the rest of the set.
             for element in set.elements(of: facet) {
                 values.removeAll { $0.value == element.value }
@@ -270,10 +269,19 @@ public struct FacetCounter {
         return Int(rating)
     }
 
+    /// Whether a counted value is one a filter token can select: a certification a sqlite3 user
+    /// stored empty, with white space at its ends or decomposed (the CHECKs allow them) is not, as
+    /// `facets` lists only tokens.
+    static func selectable(_ value: String, _ facet: Facet) -> Bool {
+        guard facet == .certification else { return !value.isEmpty }
+        // Compared as bytes: Swift's `==` takes a decomposed `É` for the composed one.
+        return !value.isEmpty && value.utf8.elementsEqual(MovieRules.uppercased(value.trimmingWhitespace().precomposed).utf8)
+    }
+
     /// A facet's values from its counts; selected elements are always listed.
     func assemble(_ facet: Facet, _ counts: [String: Int], for set: FilterSet) throws -> FacetCounts {
         let rest = set.removing(facet)
-        var values = counts.filter { $0.value > 0 && !$0.key.isEmpty }.map { FacetValue(value: $0.key, count: $0.value, selected: false) }
+        var values = counts.filter { $0.value > 0 && FacetCounter.selectable($0.key, facet) }.map { FacetValue(value: $0.key, count: $0.value, selected: false) }
         // Selected elements are always listed, with what they match alongside the rest of the set.
         for element in set.elements(of: facet) {
             values.removeAll { $0.value == element.value }
