@@ -23,7 +23,7 @@ public enum MovieField: Int, CaseIterable, Sendable, Comparable {
     private var facts: Facts {
         switch self {
         case .title: return Facts(column: "title", outputName: "title", header: "Title",
-                                  aliases: ["primaryTitle", "movie title", "film title", "name", "film", "movie", "series title"], rightAligned: false)
+                                  aliases: ["primaryTitle", "movie title", "film title", "film", "movie", "series title"], rightAligned: false)
         case .year: return Facts(column: "year", outputName: "year", header: "Year",
                                  aliases: ["startYear", "release year", "movie release year", "year released", "released year", "title year", "release date"], rightAligned: true)
         case .genres: return Facts(column: nil, outputName: "genres", header: "Genres",
@@ -40,10 +40,6 @@ public enum MovieField: Int, CaseIterable, Sendable, Comparable {
                                    aliases: ["tconst", "imdb", "imdbId", "imdb url", "imdb link", "imdb title id", "movie imdb link"], rightAligned: false)
         }
     }
-
-    /// Aliases read in a sheet's header alone: in JSON a `name` is as often a list's or a
-    /// person's as a film's.
-    public static let sheetOnlyAliases: Set<String> = ["name"]
 
     /// The field's name, as `--map` and messages write it (`duration`).
     public var name: String {
@@ -71,6 +67,8 @@ public enum MovieField: Int, CaseIterable, Sendable, Comparable {
     public var outputName: String { facts.outputName }
     /// The column title in tables.
     public var header: String { facts.header }
+    /// A movie's names in JSON objects and in CSV and TSV headers, in order: `id`, then each field's.
+    public static let recordNames = ["id"] + allCases.map(\.outputName)
     /// Names that feed the field on import: its name and its aliases.
     public var aliases: [String] { [name] + facts.aliases }
     /// Whether table cells are right-aligned.

@@ -17,8 +17,11 @@ public enum MovieRules {
 
     /// A field's value from trimmed, non-empty text (genres: one name), or why it is refused.
     /// `number`: the text is a JSON number's (`2.000` is two, not two thousand grouped).
-    public static func value(_ field: MovieField, from raw: String, number: Bool = false) -> Result<FieldValue, Violation> {
-        func refuse(_ reason: String) -> Result<FieldValue, Violation> { .failure(Violation(reason: "\(raw.quotedForMessage) \(reason)")) }
+    public static func value(_ field: MovieField, from given: String, number: Bool = false) -> Result<FieldValue, Violation> {
+        func refuse(_ reason: String) -> Result<FieldValue, Violation> { .failure(Violation(reason: "\(given.quotedForMessage) \(reason)")) }
+        // A wiki's `170&nbsp;minutes` and `December&nbsp;15, 1995`: its no-break spaces are spaces
+        // between a number and its unit or its date's parts.
+        let raw = field == .title || field == .genres || field == .certification ? given : plainSpaces(given)
         switch field {
         case .title:
             return .success(.text(raw.precomposed))
@@ -123,6 +126,12 @@ public enum MovieRules {
     static func isDigits(_ text: String) -> Bool {
         let digits = text.utf8.drop { $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "+") }
         return !digits.isEmpty && digits.count + 1 >= text.utf8.count && digits.allSatisfy { $0 >= 48 && $0 <= 57 }
+    }
+
+    /// `text` with its no-break spaces (U+00A0, U+2007, U+202F) as plain ones; ASCII text as it is.
+    static func plainSpaces(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 >= 0x80 }) else { return text }
+        return String(text.unicodeScalars.map { ["\u{A0}", "\u{2007}", "\u{202F}"].contains($0) ? " " : Character($0) })
     }
 
     private static func rangeText(_ range: ClosedRange<Int>) -> String { "\(range.lowerBound)..\(range.upperBound)" }

@@ -91,12 +91,12 @@ import Testing
         #expect(try box.sql("SELECT certification FROM movies ORDER BY id") == ["A", "PG-13"])
     }
 
-    @Test("a wiki's table saved as CSV: footnote marks, a date's note, TBA and dashes; a scrape's links within IMDb")
+    @Test("a wiki's table saved as CSV: footnote marks, no-break spaces, a date's note, TBA and dashes; a scrape's links within IMDb")
     func wikiTables() throws {
         let box = try Sandbox()
         try box.write("nolan.csv", "Title,Release date,Running time,Link\n"
                       + "Following,\"12 September 1998 (Toronto)\",69 minutes[1],/title/tt0154506/?ref_=fn_al_tt_1\n"
-                      + "Memento,\"September 5, 2000\",113 minutes[2],\nOppenheimer[5],\"July 21, 2023\",180 minutes,\nUntitled,TBA,\u{2014},\n")
+                      + "Memento,\"September\u{A0}5, 2000\",113\u{A0}minutes[2],\nOppenheimer[5],\"July 21, 2023\",180 minutes,\nUntitled,TBA,\u{2014},\n")
         let run = try box.moviecat("import", "nolan.csv", "--map", "imdb_id=Link")
         #expect(run.status == 0, "\(run)")
         #expect(try LayoutTests.catalog(box) == [

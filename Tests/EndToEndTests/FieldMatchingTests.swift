@@ -37,30 +37,32 @@ import Testing
         #expect(try box.rows("SELECT votes, imdb_id FROM movies") == [["720000", "tt0113277"]])
     }
 
-    @Test("a sheet's 'name' is read for the title where no column is named title (before film or movie); in JSON neither 'name' nor an object under an alias is")
-    func nameIsTitleLast() throws {
+    @Test("'name' is no title outside Letterboxd's layout (SPEC 4), in a sheet or in JSON: the error offers --map title=name")
+    func nameIsNoTitle() throws {
         let box = try Sandbox()
-        try box.write("names.csv", "name,year\nX,2000\n")
-        #expect(try box.moviecat("import", "names.csv").reports == [ReportLine(file: "names.csv", read: 1, inserted: 1)])
+        try box.write("people.csv", "Person,name,age\nBob,Bob Smith,40\n")
+        let people = try box.moviecat("import", "people.csv")
+        #expect(people.status == 65 && people.errorLines.last == "moviecat: error: people.csv:1: no title column (title, primaryTitle, film or movie, or use --map title=name); the columns are 'Person', 'name', 'age'", "\(people)")
+        #expect(try box.sql("SELECT count(*) FROM movies") == ["0"])
         try box.write("both.csv", "Name,Title,Year\nList owner,Heat,1995\n")
         let both = try box.moviecat("import", "both.csv")
-        #expect(both.errorLines.contains("both.csv: ignored columns: Name (column 1; column 2 is read)"), "\(both)")
-        #expect(try box.sql("SELECT title FROM movies ORDER BY id") == ["X", "Heat"])
+        #expect(both.status == 0 && both.errorLines.contains("both.csv: ignored columns: Name"), "\(both)")
+        #expect(try box.sql("SELECT title FROM movies ORDER BY id") == ["Heat"])
         // `movie` names a sheet's title column; in JSON an object so named holds the record.
         try box.write("nested.json", #"[{"name": "Alice", "movie": {"title": "Alien", "year": 1979}, "watched": "2024-01-01"}]"#)
         let nested = try box.moviecat("import", "nested.json")
         #expect(nested.status == 65 && nested.errorLines.last == "moviecat: error: nested.json: no record has a title key (title, primaryTitle, film or movie, or use --map title=movie.title); the first record's are 'name', 'movie.title', 'movie.year', 'watched'", "\(nested)")
         #expect(try box.moviecat("import", "nested.json", "--map", "title=movie.title", "--map", "year=movie.year").status == 0)
-        #expect(try box.rows("SELECT title, year FROM movies WHERE id = 3") == [["Alien", "1979"]])
+        #expect(try box.rows("SELECT title, year FROM movies WHERE id = 2") == [["Alien", "1979"]])
         // JSON's `name` is offered, not read unasked.
         try box.write("named.jsonl", #"{"name": "Heat", "year": 1995}"# + "\n")
         let named = try box.moviecat("import", "named.jsonl")
         #expect(named.status == 65 && named.errorLines.last == "moviecat: error: named.jsonl: no record has a title key (title, primaryTitle, film or movie, or use --map title=name); the first record's are 'name', 'year'", "\(named)")
-        // A Notion-style sheet's Name is its title, over a yes/no Movie column; Released is no year.
+        // A Notion-style sheet's Name, read as the title when asked; Released is no year.
         try box.write("notion.csv", "Name,Movie,Released,Year\nRonin,Yes,Yes,1998\n")
-        let notion = try box.moviecat("import", "notion.csv")
-        #expect(notion.status == 0 && notion.errorLines.contains("notion.csv: ignored columns: Movie (column 2; column 1 is read), Released"), "\(notion)")
-        #expect(try box.rows("SELECT title, year FROM movies WHERE id = 4") == [["Ronin", "1998"]])
+        let notion = try box.moviecat("import", "notion.csv", "--map", "title=Name")
+        #expect(notion.status == 0 && notion.errorLines.contains("notion.csv: ignored columns: Movie, Released"), "\(notion)")
+        #expect(try box.rows("SELECT title, year FROM movies WHERE id = 3") == [["Ronin", "1998"]])
     }
 
     @Test("a list with IMDb ids and no title column updates what the catalog has, and says so")

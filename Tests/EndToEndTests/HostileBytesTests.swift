@@ -45,7 +45,7 @@ import Testing
         try box.copyFixture("hostile/bad-header.csv")
         try box.copyFixture("hostile/osc-header.csv")
         let bad = try box.moviecat("import", "bad-header.csv")
-        #expect(bad.errorLines.last == "moviecat: error: bad-header.csv:1: no title column (title, primaryTitle, name, film or movie, or use --map title=COLUMN); the columns are 'title\\xED\\xA0\\x80', 'year'", "\(bad)")
+        #expect(bad.errorLines.last == "moviecat: error: bad-header.csv:1: no title column (title, primaryTitle, film or movie, or use --map title=COLUMN); the columns are 'title\\xED\\xA0\\x80', 'year'", "\(bad)")
         let osc = try box.moviecat("import", "osc-header.csv")
         #expect(osc.errorLines.contains("osc-header.csv: ignored columns: \\x1B]0;pwned\\x07, \\x1B[31mred\\x1B[0m"), "\(osc)")
     }

@@ -285,9 +285,9 @@ extension ImportBehaviourTests {
 @Suite struct HeaderMessageTests {
     @Test("a doubled byte order mark is shown, a semicolon header gets a hint, unnamed and second columns are named by place",
           arguments: [
-              ("bom.csv", "\u{FEFF}\u{FEFF}title,year\nA,2000\n", "moviecat: error: bom.csv:1: no title column (title, primaryTitle, name, film or movie, or use --map title=COLUMN); the columns are '\\u{FEFF}title', 'year'"),
+              ("bom.csv", "\u{FEFF}\u{FEFF}title,year\nA,2000\n", "moviecat: error: bom.csv:1: no title column (title, primaryTitle, film or movie, or use --map title=COLUMN); the columns are '\\u{FEFF}title', 'year'"),
               // A CSV is read with `;` when its header has no comma (see below); a TSV is not.
-              ("semi.tsv", "title;year\nA;2000\n", "moviecat: error: semi.tsv:1: no title column (title, primaryTitle, name, film or movie, or use --map title=COLUMN); the columns are 'title;year'; the header is one column holding ';': save the file with commas (or tabs, as .tsv)"),
+              ("semi.tsv", "title;year\nA;2000\n", "moviecat: error: semi.tsv:1: no title column (title, primaryTitle, film or movie, or use --map title=COLUMN); the columns are 'title;year'; the header is one column holding ';': save the file with commas (or tabs, as .tsv)"),
               ("cols.csv", "title,year,,,title\nA,2000,,,B\n", "cols.csv: ignored columns: column 3 (no name), column 4 (no name), title (column 5; column 1 is read)"),
           ])
     func header(_ name: String, _ text: String, _ line: String) throws {

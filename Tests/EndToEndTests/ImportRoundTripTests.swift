@@ -190,6 +190,29 @@ import TestSupport
         #expect(try box.rows("SELECT code, name FROM genres ORDER BY code", db: copy) == box.rows("SELECT code, name FROM genres ORDER BY code"))
     }
 
+    @Test("a catalog's own CSV and TSV import back whole: yearless titles like a sheet's summary rows are movies there",
+          arguments: ["csv", "tsv"])
+    func delimitedRoundTrip(_ format: String) throws {
+        let box = try Sandbox()
+        try box.initEmpty()
+        for arguments in [["--title", "Total", "--rating", "7.1"], ["--title", "Note: Fear"], ["--title", "Count: 2", "--duration", "90"],
+                          ["--title", "Heat", "--year", "1995"]] {
+            #expect(try box.moviecat(["add"] + arguments).status == 0)
+        }
+        let exported = try box.moviecat("filter", "--format", format)
+        try #require(exported.status == 0, "\(exported)")
+        let copy = box.path("copy.sqlite")
+        let run = try runProcess(moviecatBinary, ["--db", copy, "import", "--format", format, "-"],
+                                 stdin: Data(exported.stdout.utf8), directory: box.dir)
+        #expect(run.status == 0 && run.reports == [ReportLine(file: "-", read: 4, inserted: 4)], "\(run)")
+        #expect(try Self.actualRows(box, db: copy) == Self.actualRows(box, db: box.db))
+        // The same rows under another header are a sheet's: its summary rows are left out.
+        let sheet = exported.stdout.replacingOccurrences(of: "duration_minutes", with: "minutes")
+        let other = try runProcess(moviecatBinary, ["--db", box.path("sheet.sqlite"), "import", "--format", format, "-"],
+                                   stdin: Data(sheet.utf8), directory: box.dir)
+        #expect(other.status == 0 && other.report("-")?.inserted == 1, "\(other)")
+    }
+
     /// JSON rows carry genre codes (SPEC section 4), so a genre the target catalog does not know
     /// arrives as its code and is named by it; the movies and their genre codes survive exactly.
     @Test("the round trip keeps a genre the catalog added, by its code")

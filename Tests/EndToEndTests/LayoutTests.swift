@@ -181,6 +181,19 @@ import Testing
         ])
     }
 
+    @Test("--where replaces a layout's default for its column spelled any way the names compare: any case, `_` as a space",
+          arguments: ["Title Type", "title_type", "TITLE_TYPE", "title type"])
+    func whereSpelledAsNames(_ column: String) throws {
+        let box = try Sandbox()
+        try Self.fixture(box, "imdb-list-export.csv")
+        let all = try box.moviecat("import", "imdb-list-export.csv", "--where", "\(column)=*", "--dry-run")
+        #expect(all.reports == [ReportLine(file: "imdb-list-export.csv", read: 3, inserted: 3)], "\(all)")
+        #expect(!all.stderr.contains("where "), "the lifted default is not in force: \(all)")
+        let series = try box.moviecat("import", "imdb-list-export.csv", "--where", "\(column)=tv series,tvSeries")
+        #expect(series.reports == [ReportLine(file: "imdb-list-export.csv", read: 3, inserted: 1, filtered: 2)], "\(series)")
+        #expect(series.errorLines.contains("imdb-list-export.csv: IMDb list export layout; where Title Type=tv series,tvSeries"), "\(series)")
+    }
+
     @Test("Letterboxd into an IMDb catalog: matched rows update, new rows insert, the ambiguous row is rejected")
     func letterboxd() throws {
         let box = try Sandbox()

@@ -91,7 +91,7 @@ import Testing
         #expect(bad.reports == [ReportLine(file: "bad.csv", read: 2, rejected: 2)], "\(bad)")
     }
 
-    @Test("a zip archive, an XML document or an HTML page is named as such, not read as a list")
+    @Test("a zip archive, a workbook, an XML document or an HTML page is named as such, not read as a list")
     func zip() throws {
         let box = try Sandbox()
         for name in ["letterboxd.zip", "export.csv"] {
@@ -99,6 +99,20 @@ import Testing
             let run = try box.moviecat("import", file)
             #expect(run.status == 65 && run.errorLines.last?.hasSuffix("\(name): a zip archive, not a list: unzip it and import the lists inside (Letterboxd's watched.csv or ratings.csv, MovieLens's movies.csv)") == true, "\(run)")
         }
+        // A workbook (Excel's, LibreOffice's, Numbers') is a zip too: named by its name or its first entry.
+        func zipEntry(_ name: String, _ content: String = "") -> [UInt8] {
+            let nameBytes = Array(name.utf8)
+            return [0x50, 0x4B, 0x03, 0x04] + [UInt8](repeating: 0, count: 22) + [UInt8(nameBytes.count), 0, 0, 0] + nameBytes + Array(content.utf8)
+        }
+        for (name, bytes) in [("list.xlsx", [0x50, 0x4B, 0x03, 0x04, 0x14, 0x00, 0x00, 0x00]), ("sheet.csv", zipEntry("[Content_Types].xml")),
+                              ("data", zipEntry("xl/workbook.xml")), ("list.zip.csv", zipEntry("mimetype", "application/vnd.oasis.opendocument.spreadsheet")),
+                              ("old.xls", [0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1, 0, 0])] as [(String, [UInt8])] {
+            let file = try box.write(name, bytes: bytes)
+            let run = try box.moviecat("import", file, "--format", "csv")
+            #expect(run.status == 65 && run.errorLines.last?.hasSuffix("\(name): a spreadsheet workbook, not a list: save its sheet as CSV (File > Save As, or Download as CSV) and import that") == true, "\(run)")
+        }
+        let text = try box.write("texts.csv", bytes: zipEntry("mimetype", "application/vnd.oasis.opendocument.text"))
+        #expect(try box.moviecat("import", text).errorLines.last?.hasSuffix("a zip archive, not a list: unzip it and import the lists inside (Letterboxd's watched.csv or ratings.csv, MovieLens's movies.csv)") == true)
         // MyAnimeList's export is XML; a list saved from a browser is HTML: named, whatever the extension says.
         for (name, text, kind) in [("animelist.xml", "\u{FEFF}<?xml version=\"1.0\"?>\n<myanimelist></myanimelist>\n", "an XML document"),
                                    ("list.csv", "\n<!DOCTYPE html><html><body>Title</body></html>\n", "an HTML page")] {
@@ -120,7 +134,7 @@ import Testing
         #expect(try box.rows("SELECT title, year, rating FROM movies") == [["Heat", "1995", "8.3"]])
         try box.write("none.csv", "Label,When\nHeat,1995\n")
         let none = try box.moviecat("import", "none.csv")
-        #expect(none.status == 65 && none.errorLines.last == "moviecat: error: none.csv:1: no title column (title, primaryTitle, name, film or movie, or use --map title=COLUMN); the columns are 'Label', 'When'", "\(none)")
+        #expect(none.status == 65 && none.errorLines.last == "moviecat: error: none.csv:1: no title column (title, primaryTitle, film or movie, or use --map title=COLUMN); the columns are 'Label', 'When'", "\(none)")
         // Notes above the header as wide as it (a date, `Legend: * = seen`) are passed over too.
         for notes in ["My watchlist,,updated 2024-05-01", "Exported by,Bob,2024-01-01", "Legend:,* = seen,+ = owned"] {
             try box.write("notes.csv", notes + "\nTitle,Year,Seen\nThe Thing,1982,*\n")

@@ -371,7 +371,11 @@ private func member(_ key: String, _ value: JSONValue) -> JSONMember { JSONMembe
         // JSON Lines
         .text("array on a line", "{\"a\":1}\n[1]\n", "t.json:2: expected one JSON object on the line, found an array", .lines),
         .text("string after blank lines", "{\"a\":1}\n\n\n\"x\"\n", "t.json:4: expected one JSON object on the line, found a string", .lines),
-        .text("junk after CRLF lines", "{\"a\":1}\r\n{\"b\":2}\r\nxyz\r\n", "t.json:3: expected one JSON object on the line, found 'x'", .lines),
+        .text("junk after CRLF lines", "{\"a\":1}\r\n{\"b\":2}\r\nxyz\r\n", "t.json:3: expected one JSON object on the line, found text, not JSON: 'xyz' (a CSV or TSV file? --format csv or tsv reads it)", .lines),
+        .text("a CSV given as JSON Lines", "title,year,genres,rating,duration,certification\nHeat,1995\n",
+              "t.json:1: expected one JSON object on the line, found text, not JSON: 'title,year,genres,rating,duration,certif…' (a CSV or TSV file? --format csv or tsv reads it)", .lines),
+        .text("a boolean on a line", "{\"a\":1}\ntrue\n", "t.json:2: expected one JSON object on the line, found a boolean", .lines),
+        .text("a word like a boolean", "{\"a\":1}\ntitle\tyear\n", "t.json:2: expected one JSON object on the line, found text, not JSON: 'title year' (a CSV or TSV file? --format csv or tsv reads it)", .lines),
         .text("two objects on a line", "{\"a\":1} {\"b\":2}\n", "t.json:1: unexpected data after the object", .lines),
         .text("comma after object", "{\"a\":1}\n{\"a\":2},\n", "t.json:2: unexpected data after the object", .lines),
         .text("object across lines", "{\"a\":1}\n{\"a\":\n2}\n", "t.json:2: line ends inside the object (JSON Lines needs one object per line)", .lines),

@@ -57,6 +57,27 @@ import Testing
 }
 
 /// Values quoted in messages are cut: one 10 MB cell once made a 10 MB error line.
+@Suite struct NoBreakSpaceTests {
+    @Test("a no-break space (a wiki's &nbsp;, U+2007, U+202F) reads as a space in numbers, durations and dates; text keeps it", arguments: [
+        (MovieField.duration, "170\u{A0}minutes", FieldValue.integer(170)),
+        (.duration, "1h\u{202F}30m", .integer(90)),
+        (.year, "December\u{A0}15, 1995", .integer(1995)),
+        (.year, "15\u{A0}December\u{A0}1995", .integer(1995)),
+        (.votes, "1\u{2007}700\u{2007}000", .integer(1_700_000)),
+        (.rating, "8.3\u{A0}/\u{A0}10", .real(8.3)),
+        (.title, "Heat\u{A0}2", .text("Heat\u{A0}2")),
+        (.certification, "pg\u{A0}13", .text("PG\u{A0}13")),
+    ])
+    func readAsSpace(_ field: MovieField, _ raw: String, _ expected: FieldValue) {
+        #expect(MovieRules.value(field, from: raw) == .success(expected))
+    }
+
+    @Test("a refused value is quoted as given")
+    func quotedAsGiven() {
+        #expect(MovieRules.value(.duration, from: "170\u{A0}pages") == .failure(MovieRules.Violation(reason: "'170\u{A0}pages' is not a duration (use 120, 2h, 1h 30m or 1:30:00)")))
+    }
+}
+
 @Suite struct MessageQuotingTests {
     @Test("short values are quoted whole, long ones cut after 60 characters with their length", arguments: [
         ("1994", "'1994'"),

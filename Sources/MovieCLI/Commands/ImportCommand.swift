@@ -23,7 +23,7 @@ enum ImportCommand {
     static let onDuplicate = Option<DuplicatePolicy>.choice("--on-duplicate", value: "policy", help: "update (default), skip or fail when a row's movie is already stored.")
     static let skipInvalid = Flag("--skip-invalid", help: "Import the valid rows and report the rest (default: any invalid row aborts).")
     static let rejects = Option<String>("--rejects", value: "file", help: "With --skip-invalid, write rejected rows there as CSV plus an error column.", completion: .file)
-    static let dryRun = Flag("--dry-run", help: "Validate and report; write nothing.")
+    static let dryRun = Flag("--dry-run", help: "Validate and report; import nothing (the rejects file is still written).")
     static let quiet = Flag("--quiet", help: "Print no report.")
 
     static let spec = CommandSpec(

@@ -173,7 +173,9 @@ extension Importer {
         let plain = PlainRow(columnOf: columnOf, reading: reading, required: plan.required)
         let name = input.name
         let episodesColumn = plan.layout?.leavesOutEpisodes == true ? columns[.title] : nil
-        let summary = options.layout == .automatic && plan.layout == nil ? columns[.title].map { (title: $0, year: columns[.year], imdbID: columns[.imdbID]) } : nil
+        // moviecat's own CSV and TSV hold no summary rows: a yearless `Total` there is a movie.
+        let ownExport = header.map { $0.trimmingWhitespace() } == MovieField.recordNames
+        let summary = options.layout == .automatic && plan.layout == nil && !ownExport ? columns[.title].map { (title: $0, year: columns[.year], imdbID: columns[.imdbID]) } : nil
         let handoff = Handoff(value: reader)
         try streamRows(from: input, header: finalHeader) { _ in
             let reader = handoff.value

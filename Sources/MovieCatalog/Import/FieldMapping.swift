@@ -12,9 +12,8 @@ public struct FieldMapping: Sendable {
     /// spelled is read (Plex's `Guid` list of ids over its `guid`, a `plex://` address).
     private let spelled: Set<String>
 
-    /// Creates a mapping from a layout's columns (else the built-in aliases; a sheet's own ones
-    /// only for a header, `sheet`) plus `--map` overrides.
-    public init(overrides: [MovieField: String] = [:], layout: ImportLayout? = nil, sheet: Bool = true) {
+    /// Creates a mapping from a layout's columns (else the built-in aliases) plus `--map` overrides.
+    public init(overrides: [MovieField: String] = [:], layout: ImportLayout? = nil) {
         self.overrides = overrides
         var byKey: [String: MovieField] = [:]
         var rank: [String: Int] = [:]
@@ -25,7 +24,7 @@ public struct FieldMapping: Sendable {
             }
         } else {
             for field in MovieField.allCases where overrides[field] == nil {
-                for (index, alias) in field.aliases.enumerated() where sheet || !MovieField.sheetOnlyAliases.contains(alias) {
+                for (index, alias) in field.aliases.enumerated() {
                     byKey[Self.folded(alias)] = field
                     rank[Self.folded(alias)] = index
                 }

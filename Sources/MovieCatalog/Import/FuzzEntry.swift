@@ -88,7 +88,7 @@ public enum FuzzEntry {
     /// plain aliases, nested ones too).
     public static func json(_ data: [UInt8], lines: Bool) {
         let reader = JSONRecordReader(reader: ByteReader(streaming: data, name: "fuzz", chunkSize: 64), mode: lines ? .lines : .array)
-        let mapping = FieldMapping(sheet: false)
+        let mapping = FieldMapping()
         let conditions = [RowCondition(column: -1, name: "type", values: ["movie"], given: false), RowKinds.condition(column: -1, name: "media_type")]
         var seen: Set<String> = []
         do {

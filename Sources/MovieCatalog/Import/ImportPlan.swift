@@ -127,14 +127,15 @@ struct ImportPlan {
     /// The conditions in force: the layout's defaults, each column's replaced by `--where`, `*` lifting it.
     static func clauses(layout: ImportLayout?, wheres: [WhereClause]) -> [(column: String, values: [String], given: Bool)] {
         var result: [(column: String, values: [String], given: Bool)] = []
-        for (column, values) in layout?.defaultWhere ?? [] where !wheres.contains(where: { $0.column.lowercased() == column.lowercased() }) {
+        // Columns compare as everywhere: any case, `_` as a space (`title_type` is `Title Type`).
+        for (column, values) in layout?.defaultWhere ?? [] where !wheres.contains(where: { FieldMapping.folded($0.column) == FieldMapping.folded(column) }) {
             result.append((column, values, false))
         }
         // Repeating a column adds values to it; `*` anywhere lifts it.
         var order: [String] = []
         var byColumn: [String: (name: String, values: [String]?)] = [:]
         for clause in wheres {
-            let key = clause.column.lowercased()
+            let key = FieldMapping.folded(clause.column)
             if byColumn[key] == nil { order.append(key); byColumn[key] = (clause.column, []) }
             if let values = clause.values, let existing = byColumn[key]?.values {
                 byColumn[key] = (byColumn[key]!.name, existing + values)
@@ -215,7 +216,9 @@ struct ImportPlan {
             // One column whose name holds semicolons: a spreadsheet's CSV of another locale.
             let separated = header.count == 1 && header[0].contains(";")
                 ? "; the header is one column holding ';': save the file with commas (or tabs, as .tsv)" : ""
-            throw CatalogError(.dataError, "\(source): no title column (title, primaryTitle, name, film or movie, or use --map title=COLUMN); the columns are \(found)\(separated)")
+            // A `name` is not read unasked (SPEC 4: as often a person's or a list's), but offered.
+            let named = header.first { FieldMapping.folded($0) == "name" }.map { "--map title=\($0)" }
+            throw CatalogError(.dataError, "\(source): no title column (title, primaryTitle, film or movie, or use \(named ?? "--map title=COLUMN")); the columns are \(found)\(separated)")
         }
         return (ImportPlan(layout: layout, mapping: mapping, conditions: conditions, updateOnly: updateOnly,
                             noYear: columns[.year] == nil && options.layout == .automatic && options.mapping.overrides[.year] == nil),
@@ -226,7 +229,7 @@ struct ImportPlan {
     /// those keys have, conditions by key, update-only when it has IMDb ids and no titles.
     static func make(keys: [String], options: ImportOptions) -> ImportPlan {
         let layout = Self.layout(for: keys, choice: options.layout)
-        let mapping = FieldMapping(overrides: options.mapping.overrides, layout: layout, sheet: false)
+        let mapping = FieldMapping(overrides: options.mapping.overrides, layout: layout)
         var conditions = clauses(layout: layout, wheres: options.wheres).map {
             RowCondition(column: -1, name: $0.column, values: $0.values, given: $0.given)
         }

@@ -120,7 +120,7 @@ public final class JSONRecordReader {
             return nil
         }
         guard byte == UInt8(ascii: "{") else {
-            throw error("expected one JSON object on the line, found \(JSONByte.kind(of: byte))")
+            throw error("expected one JSON object on the line, found \(JSONByte.kind(ofLine: try reader.peek(40)))")
         }
         let record = try readObjectRecord()
         // The rest of the line may hold only spaces, tabs and the CR of a CRLF ending.

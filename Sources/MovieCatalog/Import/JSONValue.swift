@@ -121,6 +121,17 @@ enum JSONByte {
         }
     }
 
+    /// What a line of JSON Lines starts with instead of an object: a value's kind, else its first
+    /// characters (`title,year`: a CSV given as `.jsonl`), with the way to read it.
+    static func kind(ofLine head: [UInt8]) -> String {
+        guard let byte = head.first else { return "the end of the input" }
+        let line = head.prefix { $0 != 0x0A && $0 != 0x0D }
+        let word = String(decoding: line.prefix { $0 >= 0x61 && $0 <= 0x7A }, as: UTF8.self)
+        if "\"[-0123456789".utf8.contains(byte) || ["true", "false", "null"].contains(word) { return kind(of: byte) }
+        let text = String(decoding: line, as: UTF8.self).unicodeScalars.map { $0 == "\t" ? " " : $0.value < 0x20 || $0.value == 0x7F ? "?" : String($0) }.joined()
+        return "text, not JSON: '\(text)\(line.count == head.count ? "…" : "")' (a CSV or TSV file? --format csv or tsv reads it)"
+    }
+
     /// `0x1F` style, for control and stray bytes.
     static func hex(_ byte: UInt8) -> String {
         "0x" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16, uppercase: true)

@@ -8,7 +8,7 @@ public enum OutputFormat: String, CaseIterable, Sendable {
 /// Writes movies in one output format; the text formats stream, the table waits to align columns.
 public final class MovieWriter {
     /// Field names of csv/tsv headers and JSON objects.
-    public static let fieldNames = ["id"] + MovieField.allCases.map(\.outputName)
+    public static let fieldNames = MovieField.recordNames
 
     private let format: OutputFormat
     private let out: TextOutput
