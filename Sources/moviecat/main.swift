@@ -56,8 +56,9 @@ do {
     let globals = try Commands.global.parse(Array(CommandLine.arguments.dropFirst()), stopAtCommand: true,
                                             unknownNote: " (command options go after the command)")
     if globals[GlobalOptions.version] { printAndExit(version + "\n") }
-    guard let name = globals.positionals.first, !globals.wantsHelp else { printAndExit(Commands.globalHelp) }
+    guard let name = globals.positionals.first else { printAndExit(Commands.globalHelp) }
     let (command, arguments) = try Commands.named(name).resolve(Array(globals.positionals.dropFirst()))
+    if globals.wantsHelp { printAndExit(command.spec.help) }   // `moviecat --help filter`
     spec = command.spec
     let parsed = try command.spec.parse(arguments, globalOptions: Commands.global.options.map(\.name))
     if parsed.wantsHelp { printAndExit(command.spec.help) }

@@ -38,13 +38,17 @@ import Testing
         }
     }
 
-    @Test("help filter, filter --help and filter -h print the same text")
+    @Test("help filter, filter --help, filter -h and --help filter print the same text")
     func helpFormsAgree() throws {
         let box = try Sandbox()
         let a = try box.moviecat("help", "filter")
         let b = try box.moviecat("filter", "--help")
         let c = try box.moviecat("filter", "-h")
-        #expect(a.stdout == b.stdout && b.stdout == c.stdout)
+        let d = try box.moviecat("--help", "filter")
+        #expect(a.status == 0 && d.status == 0 && a.stdout == b.stdout && b.stdout == c.stdout && c.stdout == d.stdout)
+        let presets = try box.moviecat("-h", "presets", "show")
+        let showHelp = try box.moviecat("presets", "show", "--help")
+        #expect(presets.status == 0 && presets.stdout == showHelp.stdout, "\(presets)")
         for flag in ["--genre", "--exclude-genre", "--rating", "--duration", "--year", "--certification", "--title",
                      "--preset", "--sort", "--desc", "--limit", "--offset", "--format", "--count", "--explain"] {
             #expect(a.stdout.contains(flag), "filter help does not mention \(flag)")
