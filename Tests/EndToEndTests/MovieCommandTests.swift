@@ -206,6 +206,18 @@ import Testing
         #expect(fields["presets"] == "1", "\(run)")
     }
 
+    @Test("info names the catalog by its whole path, given a relative one")
+    func infoWholePath() throws {
+        let box = try Sandbox()
+        let run = try runProcess(moviecatBinary, ["--db", "sub/../rel.sqlite", "info"], directory: box.dir)
+        try FileManager.default.createDirectory(atPath: box.path("sub"), withIntermediateDirectories: true)
+        let again = try runProcess(moviecatBinary, ["--db", "sub/../rel.sqlite", "info"], directory: box.dir)
+        let real = try #require(realpath(box.dir.path, nil))
+        defer { free(real) }
+        #expect(run.status == 0 && Self.infoFields(run)["catalog"] == String(cString: real) + "/rel.sqlite", "\(run)")
+        #expect(again.status == 0 && Self.infoFields(again)["catalog"] == String(cString: real) + "/rel.sqlite", "\(again)")
+    }
+
     @Test("info on a new path creates an empty, migrated catalog")
     func infoFresh() throws {
         let box = try Sandbox()

@@ -25,7 +25,8 @@ enum CatalogCommands {
         if let extra = parsed.positionals.first { throw infoSpec.usageError("unexpected argument \(extra.quotedForMessage)") }
         let catalog = try context.catalog()
         let counts = try catalog.counts()
-        let rows = [("catalog", catalog.path), ("schema version", String(try catalog.schemaVersion())),
+        // The whole path, as `--db x.sqlite` names a file only with the folder it ran in.
+        let rows = [("catalog", CatalogLocation.resolved(catalog.path)), ("schema version", String(try catalog.schemaVersion())),
                     ("sqlite version", Catalog.sqliteVersion), ("movies", String(counts.movies)),
                     ("genres", String(counts.genres)), ("presets", String(counts.presets))]
         for (label, value) in rows {

@@ -42,8 +42,8 @@ public enum CatalogLocation {
         return resolved(a) == resolved(b)
     }
 
-    /// A path with its folder resolved (the file itself need not exist).
-    static func resolved(_ path: String) -> String {
+    /// A path with its folder resolved, absolute (the file itself need not exist).
+    public static func resolved(_ path: String) -> String {
         let name = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
         guard let real = realpath(FilePaths.folder(of: path), nil) else { return path }
         defer { free(real) }
