@@ -57,7 +57,9 @@ do {
                                             unknownNote: " (command options go after the command)")
     if globals[GlobalOptions.version] { printAndExit(version + "\n") }
     guard let name = globals.positionals.first else { printAndExit(Commands.globalHelp) }
-    let (command, arguments) = try Commands.named(name).resolve(Array(globals.positionals.dropFirst()))
+    // `moviecat --help presets` is the group's help, as `moviecat presets --help` is.
+    let words = Array(globals.positionals.dropFirst()) + (globals.wantsHelp ? ["--help"] : [])
+    let (command, arguments) = try Commands.named(name).resolve(words)
     if globals.wantsHelp { printAndExit(command.spec.help) }   // `moviecat --help filter`
     spec = command.spec
     let parsed = try command.spec.parse(arguments, globalOptions: Commands.global.options.map(\.name))

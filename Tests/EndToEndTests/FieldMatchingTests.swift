@@ -72,6 +72,14 @@ import Testing
         let run = try box.moviecat("import", "ids.csv")
         #expect(run.status == 0 && run.reports == [ReportLine(file: "ids.csv", read: 1, notInCatalog: 1)], "\(run)")
         #expect(run.errorLines.contains("ids.csv: no title column: updates the movies the catalog has by IMDb id (--map title=COLUMN adds movies)"), "\(run)")
+        // A sheet's `Name` beside its IMDb links is offered as the title, in a sheet and in JSON.
+        try box.write("named.csv", "Name,IMDb\nHeat,tt0113277\n")
+        let named = try box.moviecat("import", "named.csv")
+        #expect(named.status == 0 && named.errorLines.contains("named.csv: no title column: updates the movies the catalog has by IMDb id (--map title=Name adds movies)"), "\(named)")
+        try box.write("named.jsonl", #"{"name": "Heat", "imdb": "tt0113277"}"# + "\n")
+        let json = try box.moviecat("import", "named.jsonl")
+        #expect(json.status == 0 && json.errorLines.contains("named.jsonl: no title column: updates the movies the catalog has by IMDb id (--map title=name adds movies)"), "\(json)")
+        #expect(try box.moviecat("import", "named.csv", "--map", "title=Name").reports == [ReportLine(file: "named.csv", read: 1, inserted: 1)])
     }
 
     @Test("without a year column, a title's trailing (1995) is the year; with one, or in a known layout's list, the title stays")

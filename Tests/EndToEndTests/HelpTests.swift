@@ -46,9 +46,12 @@ import Testing
         let c = try box.moviecat("filter", "-h")
         let d = try box.moviecat("--help", "filter")
         #expect(a.status == 0 && d.status == 0 && a.stdout == b.stdout && b.stdout == c.stdout && c.stdout == d.stdout)
-        let presets = try box.moviecat("-h", "presets", "show")
-        let showHelp = try box.moviecat("presets", "show", "--help")
-        #expect(presets.status == 0 && presets.stdout == showHelp.stdout, "\(presets)")
+        for words in [["presets", "show"], ["presets"]] {
+            let global = try box.moviecat(["-h"] + words)
+            let own = try box.moviecat(words + ["--help"])
+            let named = try box.moviecat(["help"] + words)
+            #expect(global.status == 0 && global.stdout == own.stdout && own.stdout == named.stdout, "\(words): \(global)")
+        }
         for flag in ["--genre", "--exclude-genre", "--rating", "--duration", "--year", "--certification", "--title",
                      "--preset", "--sort", "--desc", "--limit", "--offset", "--format", "--count", "--explain"] {
             #expect(a.stdout.contains(flag), "filter help does not mention \(flag)")

@@ -287,6 +287,9 @@ import Testing
         #expect(missing.errorLines.last?.hasPrefix("moviecat: error: title.basics.tsv:1: --where kind: no column 'kind'; the columns are 'tconst', 'titleType'") == true, "\(missing)")
         let bad = try box.moviecat("import", "title.basics.tsv", "--where", "titleType")
         #expect(bad.status == 64, "\(bad)")
+        // `*` on a column the input lacks is named too: a typo would lift nothing.
+        let typo = try box.moviecat("import", "title.basics.tsv", "--where", "titel_type=*", "--dry-run")
+        #expect(typo.status == 65 && typo.errorLines.last?.hasPrefix("moviecat: error: title.basics.tsv:1: --where titel_type=*: no column 'titel_type'; the columns are 'tconst', 'titleType'") == true, "\(typo)")
     }
 
     @Test("--where on JSON keys; rows left out are never validated")

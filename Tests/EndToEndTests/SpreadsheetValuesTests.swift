@@ -104,12 +104,15 @@ import Testing
             let nameBytes = Array(name.utf8)
             return [0x50, 0x4B, 0x03, 0x04] + [UInt8](repeating: 0, count: 22) + [UInt8(nameBytes.count), 0, 0, 0] + nameBytes + Array(content.utf8)
         }
-        for (name, bytes) in [("list.xlsx", [0x50, 0x4B, 0x03, 0x04, 0x14, 0x00, 0x00, 0x00]), ("sheet.csv", zipEntry("[Content_Types].xml")),
-                              ("data", zipEntry("xl/workbook.xml")), ("list.zip.csv", zipEntry("mimetype", "application/vnd.oasis.opendocument.spreadsheet")),
-                              ("old.xls", [0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1, 0, 0])] as [(String, [UInt8])] {
+        let ole: [UInt8] = [0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1, 0, 0]
+        for (name, bytes, kind) in [("list.xlsx", [0x50, 0x4B, 0x03, 0x04, 0x14, 0x00, 0x00, 0x00], "a spreadsheet workbook"),
+                                    ("data", zipEntry("xl/workbook.xml"), "a spreadsheet workbook"),
+                                    ("list.zip.csv", zipEntry("mimetype", "application/vnd.oasis.opendocument.spreadsheet"), "a spreadsheet workbook"),
+                                    ("old.xls", ole, "a spreadsheet workbook"), ("sheet.csv", zipEntry("[Content_Types].xml"), "an Office document"),
+                                    ("notes.doc", ole, "an Office document")] as [(String, [UInt8], String)] {
             let file = try box.write(name, bytes: bytes)
             let run = try box.moviecat("import", file, "--format", "csv")
-            #expect(run.status == 65 && run.errorLines.last?.hasSuffix("\(name): a spreadsheet workbook, not a list: save its sheet as CSV (File > Save As, or Download as CSV) and import that") == true, "\(run)")
+            #expect(run.status == 65 && run.errorLines.last?.hasSuffix("\(name): \(kind), not a list: save its sheet as CSV (File > Save As, or Download as CSV) and import that") == true, "\(run)")
         }
         let text = try box.write("texts.csv", bytes: zipEntry("mimetype", "application/vnd.oasis.opendocument.text"))
         #expect(try box.moviecat("import", text).errorLines.last?.hasSuffix("a zip archive, not a list: unzip it and import the lists inside (Letterboxd's watched.csv or ratings.csv, MovieLens's movies.csv)") == true)

@@ -217,6 +217,8 @@ private func member(_ key: String, _ value: JSONValue) -> JSONMember { JSONMembe
     func byteOrderMark() throws {
         #expect(try records("\u{FEFF}[{\"a\":1}]").map(\.members) == [[member("a", .number("1"))]])
         #expect(try records("\u{FEFF}{\"a\":1}\n", .lines).map(\.members) == [[member("a", .number("1"))]])
+        // JSON Lines files joined with `cat`, each with its mark: the mark at a line's start too.
+        #expect(try records("\u{FEFF}{\"a\":1}\n\u{FEFF}{\"b\":2}\n \u{FEFF}\n", .lines).map(\.members) == [[member("a", .number("1"))], [member("b", .number("2"))]])
     }
 
     @Test("JSON Lines with blank lines, whitespace-only lines and CRLF endings")
@@ -374,6 +376,11 @@ private func member(_ key: String, _ value: JSONValue) -> JSONMember { JSONMembe
         .text("junk after CRLF lines", "{\"a\":1}\r\n{\"b\":2}\r\nxyz\r\n", "t.json:3: expected one JSON object on the line, found text, not JSON: 'xyz' (a CSV or TSV file? --format csv or tsv reads it)", .lines),
         .text("a CSV given as JSON Lines", "title,year,genres,rating,duration,certification\nHeat,1995\n",
               "t.json:1: expected one JSON object on the line, found text, not JSON: 'title,year,genres,rating,duration,certif…' (a CSV or TSV file? --format csv or tsv reads it)", .lines),
+        .text("text without a line end", "title,year", "t.json:1: expected one JSON object on the line, found text, not JSON: 'title,year' (a CSV or TSV file? --format csv or tsv reads it)", .lines),
+        .text("text cut inside a character", "abcdefghijklmnopqrstuvwxyz0123456789abc\u{E9}def\n",
+              "t.json:1: expected one JSON object on the line, found text, not JSON: 'abcdefghijklmnopqrstuvwxyz0123456789abc…' (a CSV or TSV file? --format csv or tsv reads it)", .lines),
+        .text("text cut after a character", "abcdefghijklmnopqrstuvwxyz0123456789ab\u{E9}def\n",
+              "t.json:1: expected one JSON object on the line, found text, not JSON: 'abcdefghijklmnopqrstuvwxyz0123456789ab\u{E9}…' (a CSV or TSV file? --format csv or tsv reads it)", .lines),
         .text("a boolean on a line", "{\"a\":1}\ntrue\n", "t.json:2: expected one JSON object on the line, found a boolean", .lines),
         .text("a word like a boolean", "{\"a\":1}\ntitle\tyear\n", "t.json:2: expected one JSON object on the line, found text, not JSON: 'title year' (a CSV or TSV file? --format csv or tsv reads it)", .lines),
         .text("two objects on a line", "{\"a\":1} {\"b\":2}\n", "t.json:1: unexpected data after the object", .lines),

@@ -56,7 +56,7 @@ import Testing
     }
 }
 
-/// Values quoted in messages are cut: one 10 MB cell once made a 10 MB error line.
+/// A wiki's no-break spaces between a number and its unit, or a date's parts, are spaces.
 @Suite struct NoBreakSpaceTests {
     @Test("a no-break space (a wiki's &nbsp;, U+2007, U+202F) reads as a space in numbers, durations and dates; text keeps it", arguments: [
         (MovieField.duration, "170\u{A0}minutes", FieldValue.integer(170)),
@@ -78,6 +78,7 @@ import Testing
     }
 }
 
+/// Values quoted in messages are cut: one 10 MB cell once made a 10 MB error line.
 @Suite struct MessageQuotingTests {
     @Test("short values are quoted whole, long ones cut after 60 characters with their length", arguments: [
         ("1994", "'1994'"),

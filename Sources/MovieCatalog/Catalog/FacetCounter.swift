@@ -237,7 +237,7 @@ public struct FacetCounter {
     /// buckets as the filter tokens read them: whole rating `7`, hours `2h` (`0h` under an
     /// hour), decade `1990s`, certification. Movies without a value count under none.
     func scanCounts(of facets: [Facet], for condition: FilterSet) throws -> [Facet: [String: Int]] {
-        var ratings = [Int: Int](), hours = [Int: Int](), decades = [Int: Int](), certifications = [String: Int]()
+        var ratings = [Int: Int](), hours = [Int: Int](), decades = [Int: Int](), certifications = [ExactText: Int]()
         let query = SQLFragment("SELECT m.rating, m.duration_minutes, m.year, m.certification FROM movies m WHERE ")
             + SQLBuilder.condition(for: condition, on: try FacetCounter.movieColumns(catalog.db, for: condition))
         try catalog.db.forEachRow(query.sql, query.bindings) { row in
@@ -246,7 +246,7 @@ public struct FacetCounter {
             if let rating = row.optionalDouble(0) { ratings[FacetCounter.bucket(rating), default: 0] += 1 }
             if let minutes = row.optionalInt(1) { hours[minutes / 60, default: 0] += 1 }
             if let year = row.optionalInt(2) { decades[year / 10 * 10, default: 0] += 1 }
-            if let certification = row.optionalText(3) { certifications[certification, default: 0] += 1 }
+            if let certification = row.optionalText(3) { certifications[ExactText(text: certification), default: 0] += 1 }
         }
         var counts: [Facet: [String: Int]] = [:]
         for facet in facets {
@@ -254,7 +254,9 @@ public struct FacetCounter {
             case .rating: counts[facet] = Dictionary(uniqueKeysWithValues: ratings.map { (String($0.key), $0.value) })
             case .duration: counts[facet] = Dictionary(uniqueKeysWithValues: hours.map { ("\($0.key)h", $0.value) })
             case .year: counts[facet] = Dictionary(uniqueKeysWithValues: decades.map { ("\($0.key)s", $0.value) })
-            case .certification: counts[facet] = certifications
+            case .certification:
+                // Values a token selects are composed, so no two of them are one String key.
+                counts[facet] = Dictionary(uniqueKeysWithValues: certifications.compactMap { FacetCounter.selectable($0.key.text, .certification) ? ($0.key.text, $0.value) : nil })
             case .genre, .excludeGenre, .title, .votes, .imdb: preconditionFailure("\(facet) is not a listed column facet")
             }
         }
@@ -269,13 +271,22 @@ public struct FacetCounter {
         return Int(rating)
     }
 
+    /// Text compared and hashed by its bytes: a String takes canonically equivalent texts (a
+    /// composed `É` and a decomposed one) for one.
+    struct ExactText: Hashable {
+        let text: String
+        static func == (a: ExactText, b: ExactText) -> Bool { a.text.utf8.elementsEqual(b.text.utf8) }
+        func hash(into hasher: inout Hasher) { for byte in text.utf8 { hasher.combine(byte) } }
+    }
+
     /// Whether a counted value is one a filter token can select: a certification a sqlite3 user
-    /// stored empty, with white space at its ends or decomposed (the CHECKs allow them) is not, as
-    /// `facets` lists only tokens.
+    /// stored empty, with white space at its ends or decomposed (the CHECKs allow them), or one
+    /// holding a comma, is not, as `facets` lists only tokens.
     static func selectable(_ value: String, _ facet: Facet) -> Bool {
         guard facet == .certification else { return !value.isEmpty }
-        // Compared as bytes: Swift's `==` takes a decomposed `É` for the composed one.
-        return !value.isEmpty && value.utf8.elementsEqual(MovieRules.uppercased(value.trimmingWhitespace().precomposed).utf8)
+        // Compared as bytes: Swift's `==` takes a decomposed `É` for the composed one. A comma
+        // would split the token (`certification:R,X` is R or X).
+        return !value.isEmpty && !value.utf8.contains(0x2C) && value.utf8.elementsEqual(MovieRules.uppercased(value.trimmingWhitespace().precomposed).utf8)
     }
 
     /// A facet's values from its counts; selected elements are always listed.

@@ -303,7 +303,11 @@ struct FacetTally: Sendable {
         for (bucket, count) in ratingBuckets.enumerated() where count > 0 { counts[1][String(bucket), default: 0] += count }
         for (hours, count) in hourBuckets.enumerated() where count > 0 { counts[2]["\(hours)h", default: 0] += count }
         for (slot, count) in decadeBuckets.enumerated() where count > 0 { counts[3]["\(1800 + slot * 10)s", default: 0] += count }
-        for (bytes, count) in certifications { counts[4][String(decoding: bytes, as: UTF8.self), default: 0] += count }
+        // Only values a token selects: a String key would take a decomposed `É` for the composed one.
+        for (bytes, count) in certifications {
+            let text = String(decoding: bytes, as: UTF8.self)
+            if FacetCounter.selectable(text, .certification) { counts[4][text, default: 0] += count }
+        }
         var byFacet: [Facet: [String: Int]] = [:]
         var elements: [MovieFilter: Int] = [:]
         for (index, facet) in FacetTally.facets.enumerated() {

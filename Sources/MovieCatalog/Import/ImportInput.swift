@@ -39,28 +39,32 @@ extension Importer {
     /// The first bytes of a zip archive (Letterboxd's and MovieLens's downloads are zip archives).
     static let zipMagic: [UInt8] = [0x50, 0x4B, 0x03, 0x04]
 
-    /// The first bytes of an OLE2 compound file: Excel's workbooks before 2007 (`.xls`).
+    /// The first bytes of an OLE2 compound file: Excel's workbooks before 2007 (`.xls`), Word's too.
     static let compoundFileMagic: [UInt8] = [0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1]
 
     static func zipArchive(_ name: String, head: [UInt8] = []) -> CatalogError {
-        if isWorkbook(name, head: head) { return workbook(name) }
+        if let kind = officeKind(name, head: head) { return office(name, kind) }
         return CatalogError(.dataError, "\(name): a zip archive, not a list: unzip it and import the lists inside (Letterboxd's watched.csv or ratings.csv, MovieLens's movies.csv)")
     }
 
-    static func workbook(_ name: String) -> CatalogError {
-        CatalogError(.dataError, "\(name): a spreadsheet workbook, not a list: save its sheet as CSV (File > Save As, or Download as CSV) and import that")
+    static func office(_ name: String, _ kind: String) -> CatalogError {
+        CatalogError(.dataError, "\(name): \(kind), not a list: save its sheet as CSV (File > Save As, or Download as CSV) and import that")
     }
 
-    /// Whether a zip archive is a workbook (Excel's `.xlsx`, LibreOffice's `.ods`, Numbers): by
-    /// its name, else its first entry (`[Content_Types].xml`, `xl/...`, or an `.ods`'s `mimetype`).
-    static func isWorkbook(_ name: String, head: [UInt8]) -> Bool {
+    /// What a zip archive is when it is an office file: a workbook (Excel's `.xlsx`, LibreOffice's
+    /// `.ods`, Numbers') by its name or its first entry (`xl/...`, an `.ods`'s `mimetype`), else
+    /// another Office document (its first entry `[Content_Types].xml` or `docProps/`), else nil.
+    static func officeKind(_ name: String, head: [UInt8]) -> String? {
         let lower = name.lowercased()
-        if [".xlsx", ".xlsm", ".ods", ".numbers"].contains(where: lower.hasSuffix) { return true }
-        guard head.count > 30 else { return false }
+        if [".xlsx", ".xlsm", ".ods", ".numbers"].contains(where: lower.hasSuffix) { return "a spreadsheet workbook" }
+        guard head.count > 30 else { return nil }
         let length = Int(head[26]) | Int(head[27]) << 8
         let entry = String(decoding: head.dropFirst(30).prefix(length), as: UTF8.self)
-        if entry == "[Content_Types].xml" || entry.hasPrefix("xl/") || entry.hasPrefix("docProps/") { return true }
-        return entry == "mimetype" && String(decoding: head.dropFirst(30 + length), as: UTF8.self).contains("opendocument.spreadsheet")
+        if entry.hasPrefix("xl/") { return "a spreadsheet workbook" }
+        if entry == "mimetype" {
+            return String(decoding: head.dropFirst(30 + length), as: UTF8.self).contains("opendocument.spreadsheet") ? "a spreadsheet workbook" : nil
+        }
+        return entry == "[Content_Types].xml" || entry.hasPrefix("docProps/") ? "an Office document" : nil
     }
 
     /// Refuses what is no list of any format moviecat reads, named for what it is: a workbook, a
@@ -68,7 +72,9 @@ extension Importer {
     static func refuseForeign(_ input: ByteReader) throws {
         let head = try input.peek(256)
         if head.starts(with: zipMagic) { throw zipArchive(input.name, head: head) }
-        if head.starts(with: compoundFileMagic) { throw workbook(input.name) }
+        if head.starts(with: compoundFileMagic) {
+            throw office(input.name, input.name.lowercased().hasSuffix(".xls") ? "a spreadsheet workbook" : "an Office document")
+        }
         let text = head.drop { $0 == 0xEF || $0 == 0xBB || $0 == 0xBF || $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
         let start = String(decoding: text.prefix(9), as: UTF8.self).lowercased()
         if ["<?xml", "<!doctype", "<html"].contains(where: start.hasPrefix) {

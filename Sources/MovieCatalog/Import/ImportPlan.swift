@@ -91,6 +91,8 @@ struct ImportPlan {
     /// was forced or turned off (`--layout none` reads the cells as they are) nor `--map year=`
     /// said there is none.
     var noYear = false
+    /// A `name` column or key, which is no title (SPEC 4) but which a message offers to read as one.
+    var nameColumn: String? = nil
 
     /// The layout's value rules; without a layout or a year, a title's trailing `(1995)` gives it.
     var rules: [ImportLayout.ValueRule] { layout?.rules ?? (noYear && !updateOnly ? [.yearAfterTitle] : []) }
@@ -107,7 +109,7 @@ struct ImportPlan {
         var parts: [String] = []
         if let layout { parts.append(layout.title) }
         // A list of ids and values: said, since a title column under an unknown name looks alike.
-        if updateOnly && layout == nil { parts.append("no title column: updates the movies the catalog has by IMDb id (--map title=COLUMN adds movies)") }
+        if updateOnly && layout == nil { parts.append("no title column: updates the movies the catalog has by IMDb id (--map title=\(nameColumn ?? "COLUMN") adds movies)") }
         let kept = conditions.filter { !$0.excludes }
         if !kept.isEmpty {
             parts.append("where " + kept.map { "\($0.name)=\($0.values.map { $0.isEmpty ? "(empty)" : $0 }.joined(separator: ","))" }.joined(separator: " "))
@@ -172,6 +174,10 @@ struct ImportPlan {
             }
             conditions.append(RowCondition(column: index, name: header[index], values: values))
         }
+        // `COLUMN=*` names a column too: one the input lacks (a typo) would lift nothing unsaid.
+        for clause in options.wheres where clause.values == nil && !header.contains(where: { FieldMapping.folded($0) == FieldMapping.folded(clause.column) }) {
+            throw CatalogError(.dataError, "\(source): --where \(clause.column)=*: no column \(clause.column.quotedForMessage); the columns are \(found)")
+        }
         if let index = RowKinds.column(in: header, layout: layout, options: options) {
             conditions.append(RowKinds.condition(column: index, name: header[index]))
         }
@@ -204,6 +210,8 @@ struct ImportPlan {
             throw CatalogError(.dataError, "\(source): --map \(field.name)=\(column): no column \(column.quotedForMessage); the columns are \(found)")
         }
         let updateOnly = columns[.title] == nil && columns[.imdbID] != nil
+        // A `name` is not read unasked (SPEC 4: as often a person's or a list's), but offered.
+        let nameColumn = layout == nil ? header.first { FieldMapping.folded($0) == "name" } : nil
         guard columns[.title] != nil || updateOnly else {
             // A forced layout reads its own columns: name those the input lacks.
             if case .forced(let forced) = options.layout {
@@ -216,12 +224,11 @@ struct ImportPlan {
             // One column whose name holds semicolons: a spreadsheet's CSV of another locale.
             let separated = header.count == 1 && header[0].contains(";")
                 ? "; the header is one column holding ';': save the file with commas (or tabs, as .tsv)" : ""
-            // A `name` is not read unasked (SPEC 4: as often a person's or a list's), but offered.
-            let named = header.first { FieldMapping.folded($0) == "name" }.map { "--map title=\($0)" }
-            throw CatalogError(.dataError, "\(source): no title column (title, primaryTitle, film or movie, or use \(named ?? "--map title=COLUMN")); the columns are \(found)\(separated)")
+            throw CatalogError(.dataError, "\(source): no title column (title, primaryTitle, film or movie, or use --map title=\(nameColumn ?? "COLUMN")); the columns are \(found)\(separated)")
         }
         return (ImportPlan(layout: layout, mapping: mapping, conditions: conditions, updateOnly: updateOnly,
-                            noYear: columns[.year] == nil && options.layout == .automatic && options.mapping.overrides[.year] == nil),
+                            noYear: columns[.year] == nil && options.layout == .automatic && options.mapping.overrides[.year] == nil,
+                            nameColumn: nameColumn),
                 columns, ignored)
     }
 
@@ -238,6 +245,7 @@ struct ImportPlan {
         }
         let fields = Set(keys.compactMap(mapping.field(for:)))
         return ImportPlan(layout: layout, mapping: mapping, conditions: conditions,
-                          updateOnly: !fields.contains(.title) && fields.contains(.imdbID), noYear: !fields.contains(.year) && options.layout == .automatic && options.mapping.overrides[.year] == nil)
+                          updateOnly: !fields.contains(.title) && fields.contains(.imdbID), noYear: !fields.contains(.year) && options.layout == .automatic && options.mapping.overrides[.year] == nil,
+                          nameColumn: layout == nil ? keys.first { FieldMapping.folded($0) == "name" } : nil)
     }
 }

@@ -115,12 +115,18 @@ public final class JSONRecordReader {
         case .element: break
         }
         // Blank lines (and whitespace-only lines) between records are skipped.
-        guard let byte = try skipWhitespace() else {
+        guard var byte = try skipWhitespace() else {
             state = .finished
             return nil
         }
+        // A byte-order mark at a line's start: files joined with `cat`, each with its own.
+        if byte == 0xEF, try reader.peek(3) == [0xEF, 0xBB, 0xBF] {
+            try skipByteOrderMark()
+            guard let next = try skipWhitespace() else { state = .finished; return nil }
+            byte = next
+        }
         guard byte == UInt8(ascii: "{") else {
-            throw error("expected one JSON object on the line, found \(JSONByte.kind(ofLine: try reader.peek(40)))")
+            throw error("expected one JSON object on the line, found \(JSONByte.kind(ofLine: try reader.peek(40), cut: 40))")
         }
         let record = try readObjectRecord()
         // The rest of the line may hold only spaces, tabs and the CR of a CRLF ending.

@@ -123,13 +123,20 @@ enum JSONByte {
 
     /// What a line of JSON Lines starts with instead of an object: a value's kind, else its first
     /// characters (`title,year`: a CSV given as `.jsonl`), with the way to read it.
-    static func kind(ofLine head: [UInt8]) -> String {
+    /// `head` holds the line's first bytes, at most `cut` of them.
+    static func kind(ofLine head: [UInt8], cut: Int) -> String {
         guard let byte = head.first else { return "the end of the input" }
-        let line = head.prefix { $0 != 0x0A && $0 != 0x0D }
+        var line = head.prefix { $0 != 0x0A && $0 != 0x0D }
         let word = String(decoding: line.prefix { $0 >= 0x61 && $0 <= 0x7A }, as: UTF8.self)
         if "\"[-0123456789".utf8.contains(byte) || ["true", "false", "null"].contains(word) { return kind(of: byte) }
+        let isCut = line.count == cut
+        // Cut before a character the cut split: its lead byte and what came of the rest.
+        if isCut, let lead = line.lastIndex(where: { $0 & 0xC0 != 0x80 }), line[lead] >= 0xC0,
+           line.endIndex - lead < (line[lead] >= 0xF0 ? 4 : line[lead] >= 0xE0 ? 3 : 2) {
+            line = line[..<lead]
+        }
         let text = String(decoding: line, as: UTF8.self).unicodeScalars.map { $0 == "\t" ? " " : $0.value < 0x20 || $0.value == 0x7F ? "?" : String($0) }.joined()
-        return "text, not JSON: '\(text)\(line.count == head.count ? "…" : "")' (a CSV or TSV file? --format csv or tsv reads it)"
+        return "text, not JSON: '\(text)\(isCut ? "…" : "")' (a CSV or TSV file? --format csv or tsv reads it)"
     }
 
     /// `0x1F` style, for control and stray bytes.
