@@ -22,6 +22,11 @@ CREATE TABLE movies_v3 (
 ) STRICT;
 INSERT INTO movies_v3 (id, title, year, rating, duration_minutes, certification, added_at, updated_at)
 SELECT id, title, year, rating, duration_minutes, certification, added_at, updated_at FROM movies;
+-- A view or trigger of a sqlite3 user's naming movies, movie_list or preset_filters would fail
+-- the renames below (SQLite checks every view and trigger against the schema as it renames, and
+-- these tables are gone for a moment): the legacy rename checks none, and the names they use are
+-- back when it is done.
+PRAGMA legacy_alter_table = ON;
 DROP VIEW movie_list;
 DROP TABLE movies;
 ALTER TABLE movies_v3 RENAME TO movies;
@@ -45,6 +50,7 @@ CREATE TABLE preset_filters_v3 (
 INSERT INTO preset_filters_v3 (preset_id, facet, value) SELECT preset_id, facet, value FROM preset_filters;
 DROP TABLE preset_filters;
 ALTER TABLE preset_filters_v3 RENAME TO preset_filters;
+PRAGMA legacy_alter_table = OFF;
 
 -- One row per movie with its genre names joined, for people at the sqlite3 prompt.
 CREATE VIEW movie_list AS

@@ -4,5 +4,6 @@
 -- preset names and preset elements stored before in the other spelling (leaving a title as it is
 -- where the composed one would be another stored movie's), so that a list imported again finds
 -- its movies. Run by `sqlite3`, this file changes nothing but the version: a new catalog holds no
--- text yet.
+-- text yet. So a catalog holding movies is upgraded past version 12 by moviecat (any command),
+-- not by this file: SQL alone cannot compose text, and moviecat will not do it later.
 PRAGMA user_version = 13;

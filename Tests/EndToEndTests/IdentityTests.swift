@@ -172,6 +172,32 @@ import TestSupport
         #expect(try box.sql("SELECT imdb_id FROM movies WHERE id = 40") == ["tt0040416"])
     }
 
+    @Test("a version-2 catalog with a sqlite3 user's views and triggers naming the rebuilt tables upgrades; they keep working")
+    func upgradesUserViews() throws {
+        let box = try Sandbox()
+        try box.sqlite3(try Self.versionTwoDemo() + """
+            CREATE VIEW top_rated AS SELECT title, year, rating FROM movies WHERE rating >= 5;
+            CREATE VIEW listed AS SELECT * FROM movie_list;
+            CREATE VIEW preset_sizes AS SELECT preset_id, count(*) AS n FROM preset_filters GROUP BY preset_id;
+            CREATE TABLE notes (movie_id INTEGER, note TEXT);
+            CREATE TRIGGER notes_rate AFTER INSERT ON notes BEGIN UPDATE movies SET rating = 1 WHERE id = NEW.movie_id; END;
+
+            """)
+        let before = try box.rows("SELECT * FROM top_rated ORDER BY title")
+        let run = try box.moviecat("filter", "--count")
+        #expect(run.status == 0 && run.stdout == "13\n", "\(run)")
+        #expect(try box.sql("PRAGMA user_version") == [latestSchemaVersion])
+        #expect(try box.rows("SELECT * FROM top_rated ORDER BY title") == before)
+        #expect(try box.sql("SELECT count(*) FROM listed") == ["13"])
+        #expect(try box.sql("SELECT count(*) FROM preset_sizes") == ["0"])
+        try box.sqlite3("INSERT INTO notes VALUES (2, 'seen');\n")
+        #expect(try box.sql("SELECT rating FROM movies WHERE id = 2") == ["1.0"])
+        let ones = try box.sql("SELECT count(*) FROM movies WHERE rating >= 1 AND rating < 2")
+        let counted = try box.moviecat("filter", "--count", "rating:1")
+        #expect(ones != ["0"] && counted.stdout == ones[0] + "\n", "\(counted)")
+        #expect(try box.sql("PRAGMA integrity_check") == ["ok"])
+    }
+
     @Test("a text in two Unicode spellings (a letter and its accent, or one precomposed letter) is one movie, genre and preset")
     func canonicalSpellings() throws {
         let box = try Sandbox()
