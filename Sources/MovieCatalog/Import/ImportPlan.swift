@@ -210,8 +210,7 @@ struct ImportPlan {
             throw CatalogError(.dataError, "\(source): --map \(field.name)=\(column): no column \(column.quotedForMessage); the columns are \(found)")
         }
         let updateOnly = columns[.title] == nil && columns[.imdbID] != nil
-        // A `name` is not read unasked (SPEC 4: as often a person's or a list's), but offered.
-        let nameColumn = layout == nil ? header.first { FieldMapping.folded($0) == "name" } : nil
+        let nameColumn = Self.nameColumn(in: header, layout: layout)
         guard columns[.title] != nil || updateOnly else {
             // A forced layout reads its own columns: name those the input lacks.
             if case .forced(let forced) = options.layout {
@@ -232,6 +231,12 @@ struct ImportPlan {
                 columns, ignored)
     }
 
+    /// A column or key named `name` outside a layout: not read unasked (SPEC 4: as often a
+    /// person's or a list's), but offered as the title.
+    static func nameColumn(in names: [String], layout: ImportLayout?) -> String? {
+        layout == nil ? names.first { FieldMapping.folded($0) == "name" } : nil
+    }
+
     /// The plan for a JSON input, from its first record's keys (JSON has no header): the layout
     /// those keys have, conditions by key, update-only when it has IMDb ids and no titles.
     static func make(keys: [String], options: ImportOptions) -> ImportPlan {
@@ -246,6 +251,6 @@ struct ImportPlan {
         let fields = Set(keys.compactMap(mapping.field(for:)))
         return ImportPlan(layout: layout, mapping: mapping, conditions: conditions,
                           updateOnly: !fields.contains(.title) && fields.contains(.imdbID), noYear: !fields.contains(.year) && options.layout == .automatic && options.mapping.overrides[.year] == nil,
-                          nameColumn: layout == nil ? keys.first { FieldMapping.folded($0) == "name" } : nil)
+                          nameColumn: Self.nameColumn(in: keys, layout: layout))
     }
 }
