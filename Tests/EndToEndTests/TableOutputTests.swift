@@ -6,9 +6,11 @@ import Testing
     static let headers = ["ID", "Title", "Year", "Genres", "Rating", "Duration", "Certification"]
     /// 200 characters, no spaces at either end.
     static let longTitle = String(String(repeating: "Endless Title ", count: 15).prefix(199)) + "!"
-    static let wideTitles = ["七人の侍", "🎬🍿 Movie Night", "기생충", "Café ☕ Society", "東京物語 Tokyo", "Ame\u{301}lie"]
+    static let wideTitles = ["七人の侍", "🎬🍿 Movie Night", "기생충", "Café ☕ Society", "東京物語 Tokyo", "Ame\u{301}lie",
+                             "दिलवाले दुल्हनिया", "3 इडियट्स"]
 
-    /// Terminal columns of text, worked out here: East Asian wide characters and emoji count 2, marks 0.
+    /// Terminal columns of text, worked out here: East Asian wide characters and emoji count 2,
+    /// marks 0 but spacing marks (a Devanagari vowel sign) 1, as wcwidth counts them.
     static func displayWidth(_ text: some StringProtocol) -> Int {
         text.reduce(0) { total, character in
             let scalars = character.unicodeScalars
@@ -21,7 +23,7 @@ import Testing
                                                0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x20000...0x3FFFD]
             if wide.contains(where: { $0.contains(v) }) { return total + 2 }
             if scalars.allSatisfy({ $0.properties.generalCategory == .nonspacingMark }) { return total }
-            return total + 1
+            return total + 1 + scalars.dropFirst().filter { $0.properties.generalCategory == .spacingMark }.count
         }
     }
 
@@ -148,7 +150,7 @@ import Testing
         #expect(run.stdout.contains(Self.longTitle), "\(run)")
         #expect(!run.stdout.contains("…"), "\(run)")
         for title in Self.wideTitles { #expect(run.stdout.contains(title), "\(title) missing") }
-        #expect(run.stderr.contains("20 movies"), "\(run)")
+        #expect(run.stderr.contains("\(14 + Self.wideTitles.count) movies"), "\(run)")
     }
 
     struct TerminalCase: Sendable, CustomStringConvertible {
@@ -165,7 +167,7 @@ import Testing
         let box = try Self.catalog()
         let lines = try Self.inTerminal(box, c.command)
         let text = lines.joined(separator: "\n")
-        #expect(lines.contains("20 movies"), "\(text)")
+        #expect(lines.contains("\(14 + Self.wideTitles.count) movies"), "\(text)")
         for line in lines { #expect(Self.displayWidth(line) <= c.width, "wider than \(c.width): '\(line)'") }
         let longID = try #require(try box.sql("SELECT id FROM movies WHERE length(title) = 200").first)
         let longRow = try #require(lines.first { $0.hasPrefix(longID + " ") || $0.hasPrefix(" " + longID + " ") }, "\(text)")
@@ -174,6 +176,22 @@ import Testing
         #expect(!text.contains(Self.longTitle), "\(text)")
         if c.width >= 120 { #expect(text.contains("The Godfather Part II") && text.contains("七人の侍"), "\(text)") }
         try Self.checkYearColumn(lines, years: try Self.years(box), "\(text)")
+    }
+
+    @Test("facets in a terminal: a value too long for it is cut with …, and no line is wider", arguments: [40, 80])
+    func facetsFit(_ width: Int) throws {
+        let box = try Self.catalog()
+        let long = "Extremely Long Genre Name That Goes On And On And On And On Forever"
+        #expect(try box.moviecat("add", "--title", "Genre test", "--genre", long).status == 0)
+        let lines = try Self.inTerminal(box, "COLUMNS=\(width) MOVIECAT facets")
+        for line in lines { #expect(Self.displayWidth(line) <= width, "wider than \(width): '\(line)'") }
+        let cut = try #require(lines.first { $0.contains("extremely-long") }, "\(lines)")
+        #expect(cut.contains("…") && !cut.contains("Forever"), "'\(cut)'")
+        // The counts stay in one column.
+        let ends = Set(lines.filter { $0.hasPrefix("  [") }.map(Self.displayWidth))
+        #expect(ends.count == 1, "\(lines)")
+        // Not a terminal: nothing is cut.
+        #expect(try box.moviecat("facets").stdout.contains("(\(long))"))
     }
 
     @Test("CJK, emoji and combining titles align: every Year starts at the same display column")

@@ -143,7 +143,8 @@ enum FacetsCommand {
         let catalog = try context.catalog()
         let counts = try FacetCounter(catalog: catalog).counts(for: set)
         switch parsed[format] ?? .table {
-        case .table: context.stdout.write(FacetWriter.table(counts, genres: try catalog.genres()))
+        case .table: context.stdout.write(FacetWriter.table(counts, genres: try catalog.genres(),
+                                                            width: context.stdout.terminalColumns(environment: context.environment)))
         case .json: context.stdout.write(FacetWriter.json(counts))
         }
     }

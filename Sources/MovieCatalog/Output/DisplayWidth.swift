@@ -33,7 +33,9 @@ public enum DisplayWidth {
         if first.properties.isEmojiPresentation || scalars.contains(where: { $0.value == 0xFE0F }) { return 2 }
         if isWide(first.value) { return 2 }
         if scalars.allSatisfy(isZeroWidth) { return 0 }
-        return 1
+        // A spacing mark (a Devanagari vowel sign: `ि`, `ा`) takes a column of its own, as
+        // terminals measure it (wcwidth): `दिलवाले` is 6 columns in 4 characters.
+        return 1 + scalars.dropFirst().filter { $0.properties.generalCategory == .spacingMark }.count
     }
 
     static func isZeroWidth(_ scalar: Unicode.Scalar) -> Bool {

@@ -17,19 +17,24 @@ public enum FacetWriter {
         }
     }
 
-    /// Sections with one value a line, `[x]` marking the selected ones, counts aligned.
-    public static func table(_ facets: [FacetCounts], genres: GenreCatalogue) -> String {
+    /// Sections with one value a line, `[x]` marking the selected ones, counts aligned; on a
+    /// terminal `width` columns wide, a value too long for it is cut (`…`) rather than widening
+    /// every line past the edge.
+    public static func table(_ facets: [FacetCounts], genres: GenreCatalogue, width: Int? = nil) -> String {
         var text = ""
-        let labelWidth = facets.flatMap(\.values).map { DisplayWidth.of(label($0.value, facet: .genre, genres: genres)) }.max() ?? 0
+        func shown(_ value: String, _ facet: Facet) -> String { TextEscaping.terminalSafe(label(value, facet: facet, genres: genres)) }
         let countWidth = facets.flatMap(\.values).map { String($0.count).count }.max() ?? 1
+        // Two spaces, `[ ] `, the value, two spaces, the count.
+        let room = width.map { max(12, $0 - 8 - countWidth) } ?? Int.max
+        let widest = facets.flatMap { counts in counts.values.map { DisplayWidth.of(shown($0.value, counts.facet)) } }.max() ?? 0
+        let labelWidth = min(max(widest, 12), room)
         for (index, counts) in facets.enumerated() {
             if index > 0 { text += "\n" }
             text += title(counts.facet) + "\n"
             if counts.values.isEmpty { text += "  (no values)\n" }
             for value in counts.values {
-                let shown = TextEscaping.terminalSafe(counts.facet == .genre ? label(value.value, facet: .genre, genres: genres) : value.value)
                 text += "  " + (value.selected ? "[x] " : "[ ] ")
-                    + DisplayWidth.pad(shown, to: max(labelWidth, 12)) + "  "
+                    + DisplayWidth.pad(DisplayWidth.truncate(shown(value.value, counts.facet), to: labelWidth), to: labelWidth) + "  "
                     + DisplayWidth.pad(String(value.count), to: countWidth, rightAligned: true) + "\n"
             }
         }
