@@ -16,8 +16,9 @@ public final class Database {
     /// How long a connection waits on another writer before giving up (SPEC: at least 30 s).
     public static let busyTimeoutMilliseconds: Int32 = 30_000
 
-    /// Opens (creating when asked) the database at `path` and checks it really is SQLite.
-    public init(path: String, create: Bool = true) throws {
+    /// Opens (creating when asked) the database at `path` and checks it really is SQLite; its
+    /// statements wait up to `busyTimeout` milliseconds for another connection's lock.
+    public init(path: String, create: Bool = true, busyTimeout: Int32 = Database.busyTimeoutMilliseconds) throws {
         _ = Database.configureOnce
         try Database.checkWritable(path)
         var handle: OpaquePointer?
@@ -34,7 +35,7 @@ public final class Database {
         self.handle = handle
         self.path = path
         sqlite3_extended_result_codes(handle, 1)
-        sqlite3_busy_timeout(handle, Database.busyTimeoutMilliseconds)
+        sqlite3_busy_timeout(handle, busyTimeout)
         // A first cheap read fails early (SQLITE_NOTADB) on a file that is not a database.
         try execute("SELECT count(*) FROM sqlite_master")
         try execute("PRAGMA foreign_keys = ON")

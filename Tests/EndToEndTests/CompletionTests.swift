@@ -189,6 +189,31 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: missing))
     }
 
+    @Test("completing neither upgrades an older catalog nor waits out another process's lock")
+    func neverWaitsOrUpgrades() throws {
+        let box = try Sandbox()
+        // A version-2 catalog, as the sqlite3 shell makes it: its names are read as they are.
+        try box.sqlite3(try IdentityTests.versionTwoDemo() + "INSERT INTO presets (id, name) VALUES (1, 'Old one');\n")
+        let old = try box.moviecat("_complete", "presets")
+        #expect(old.status == 0 && old.stdout == "Old one\n" && old.stderr.isEmpty, "\(old)")
+        #expect(try box.moviecat("_complete", "genres").lines.contains("drama"))
+        #expect(try box.sql("PRAGMA user_version") == ["2"], "TAB upgraded the catalog")
+        // Another process holds the catalog locked: the new catalog's genres, at once.
+        let run = try ResourceLimitTests.shell("""
+            python3 -c '
+            import sqlite3, time, pathlib
+            con = sqlite3.connect("catalog.sqlite", isolation_level=None)
+            con.execute("PRAGMA locking_mode = EXCLUSIVE"); con.execute("BEGIN EXCLUSIVE"); con.execute("DELETE FROM presets")
+            pathlib.Path("locked").touch(); time.sleep(60)' > /dev/null 2>&1 &
+            holder=$!
+            while [ ! -e locked ]; do sleep 0.05; done
+            start=$(date +%s%N); moviecat --db catalog.sqlite _complete genres; status=$?; end=$(date +%s%N)
+            kill -9 $holder; echo "ms $(( (end - start) / 1000000 ))"; exit $status
+            """, in: box)
+        let elapsed = run.lines.last.flatMap { Int($0.dropFirst(3)) } ?? Int.max
+        #expect(run.status == 0 && run.lines.contains("drama") && elapsed < 5_000, "\(run)")
+    }
+
     // fish offered preset names beside the actions, and the actions again after `presets show`.
     @Test("fish offers the presets actions until one is given, then that action's names and options")
     func fishPresets() throws {

@@ -6,7 +6,7 @@ import MovieDomain
 public final class Context {
     /// The catalog file ("" when there is none: `CatalogLocation.resolve`).
     public let catalogPath: String
-    private let hasPath: Bool
+    let hasPath: Bool
     /// The process environment.
     public let environment: [String: String]
     /// Standard output, buffered.

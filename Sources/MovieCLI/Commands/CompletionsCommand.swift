@@ -28,17 +28,17 @@ enum CompletionsCommand {
 
     /// Not listed in help: prints genre codes or preset names, one a line, for the scripts.
     static let values = Command(spec: CommandSpec(name: "_complete", abstract: "", usage: "moviecat _complete genres|presets")) { parsed, context in
-        // Completing must never create a catalog (a mistyped --db would otherwise appear on TAB);
-        // without one (or one that cannot be opened) the genres are those a new catalog has.
-        let catalog = try? context.existingCatalog()
+        // Completing must never create a catalog (a mistyped --db would otherwise appear on TAB),
+        // upgrade one or wait on a lock; without a catalog read so, the genres are those a new
+        // catalog has.
+        let names = context.hasPath ? Catalog.namesForCompletion(at: context.catalogPath) : nil
         switch parsed.positionals.first {
         case "genres":
-            let genres = (try? catalog?.genres()) ?? (try? Catalog.standardGenres())
-            for code in genres?.codes ?? [] { context.stdout.write(code + "\n") }
+            for code in names?.genres ?? (try? Catalog.standardGenres())?.codes ?? [] { context.stdout.write(code + "\n") }
         case "presets":
             // One a line: a name a sqlite3 user stored with a line break or an escape is left out.
-            for preset in (try? catalog?.presets()) ?? [] where !preset.name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
-                context.stdout.write(preset.name + "\n")
+            for name in names?.presets ?? [] where !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+                context.stdout.write(name + "\n")
             }
         default: throw CatalogError(.usage, "expected genres or presets")
         }

@@ -90,6 +90,19 @@ public final class Catalog {
         try Catalog(path: ":memory:").genres()
     }
 
+    /// The genre codes and preset names stored at `path`, for a shell completing a command line:
+    /// read as the file has them (never created, never migrated: a TAB must not upgrade a
+    /// catalog), waiting a moment at most for another process's lock. Nil when they cannot be
+    /// read so (no such file, locked, no catalog).
+    public static func namesForCompletion(at path: String) -> (genres: [String], presets: [String])? {
+        guard let db = try? Database(path: path, create: false, busyTimeout: 200) else { return nil }
+        defer { try? db.close() }
+        func texts(_ sql: String) -> [String]? { try? db.query(sql) { try $0.text(0) } }
+        guard let genres = texts("SELECT code FROM genres"),
+              let presets = texts("SELECT name FROM presets ORDER BY name COLLATE NOCASE") else { return nil }
+        return (genres, presets)
+    }
+
     /// A parser that resolves genres against this catalog.
     public func filterParser() throws -> FilterParser { FilterParser(genres: try genres()) }
 
