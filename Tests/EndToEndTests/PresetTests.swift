@@ -321,4 +321,19 @@ import TestSupport
         #expect(run.status == 0 || run.status == 64, "\(run)")
         #expect(run.errorLines.allSatisfy { !$0.contains("internal error") }, "\(run)")
     }
+
+    @Test("presets in a terminal: a long name is cut and the filters wrap under their column, no line wider; in a pipe lines stay whole")
+    func listFitsTerminal() throws {
+        let box = try Sandbox()
+        try box.seed()
+        let name = "a very long preset name that is about sixty characters long!!"
+        #expect(try box.moviecat("save-preset", name, "genre:drama", "genre:comedy", "rating:5..", "year:1990..2010", "title:the long title search").status == 0)
+        let lines = try TableOutputTests.inTerminal(box, "COLUMNS=40 MOVIECAT presets")
+        let listed = lines.filter { !$0.hasSuffix("preset") }
+        for line in listed { #expect(TableOutputTests.displayWidth(line) <= 40, "wider than 40: '\(line)'") }
+        // The name takes a third of the width (13 columns), cut; the filters start two after it.
+        #expect(listed.count > 2 && listed[1].hasPrefix("a very long") && listed[1].contains("…  genre:"), "\(lines)")
+        let filters = listed.dropFirst().map { String($0.dropFirst(15)) }.joined(separator: " ")
+        #expect(filters == (try box.moviecat("presets").lines.last.map { String($0.dropFirst(name.count + 2)) }), "\(lines)")
+    }
 }

@@ -274,3 +274,19 @@ import TestSupport
         #expect(timings.phases.map(\.name) == ["facet totals"])
     }
 }
+
+@Suite struct WrapTests {
+    @Test("wrap breaks at spaces within the width, cuts a word wider than a line, and keeps every word in order", arguments: [
+        ("genre:drama rating:5.. year:1990..2010", 16, ["genre:drama", "rating:5..", "year:1990..2010"]),
+        ("genre:drama rating:5..", 40, ["genre:drama rating:5.."]),
+        ("a b c d", 3, ["a b", "c d"]),
+        ("title:averyveryverylongword x", 8, ["title:a…", "x"]),
+        ("東京物語 東京物語", 9, ["東京物語", "東京物語"]),
+        ("", 10, [""]),
+    ])
+    func wraps(_ text: String, _ width: Int, _ expected: [String]) {
+        let lines = DisplayWidth.wrap(text, to: width)
+        #expect(lines == expected)
+        #expect(lines.allSatisfy { DisplayWidth.of($0) <= width })
+    }
+}

@@ -52,9 +52,18 @@ enum PresetCommands {
              preset.filters.isEmpty && preset.problem == nil ? "(every movie)"
                 : TextEscaping.terminalSafe(words(preset.filters) + (preset.problem.map { " (unusable: \($0))" } ?? "")))
         }
-        let width = max(4, rows.map { DisplayWidth.of($0.0) }.max() ?? 0)
+        // On a terminal, a long name is cut and the filters wrap under their column.
+        let columns = context.stdout.terminalColumns(environment: context.environment)
+        let width = min(max(4, rows.map { DisplayWidth.of($0.0) }.max() ?? 0), columns.map { max(4, $0 / 3) } ?? Int.max)
+        let room = columns.map { max(12, $0 - width - 2) } ?? Int.max
         if !rows.isEmpty { context.stdout.write(DisplayWidth.pad("NAME", to: width) + "  FILTERS\n") }
-        for (name, filters) in rows { context.stdout.write(DisplayWidth.pad(name, to: width) + "  " + filters + "\n") }
+        for (name, filters) in rows {
+            let lines = room == Int.max ? [filters] : DisplayWidth.wrap(filters, to: room)
+            for (index, line) in lines.enumerated() {
+                let first = index == 0 ? DisplayWidth.truncate(name, to: width) : ""
+                context.stdout.write(DisplayWidth.pad(first, to: width) + "  " + line + "\n")
+            }
+        }
         context.note("\(all.count) preset\(all.count == 1 ? "" : "s")")
     }
 

@@ -72,6 +72,23 @@ public enum DisplayWidth {
         return out + "…"
     }
 
+    /// `text` in lines of at most `width` columns, broken at spaces; a word wider than a line is
+    /// cut with `…`.
+    public static func wrap(_ text: String, to width: Int) -> [String] {
+        var lines: [String] = [], line = "", used = 0
+        for word in text.split(separator: " ", omittingEmptySubsequences: true).map({ truncate(String($0), to: max(1, width)) }) {
+            let w = of(word)
+            if used > 0 && used + 1 + w > width {
+                lines.append(line)
+                line = ""
+                used = 0
+            }
+            line += (used > 0 ? " " : "") + word
+            used += (used > 0 ? 1 : 0) + w
+        }
+        return lines + (line.isEmpty && !lines.isEmpty ? [] : [line])
+    }
+
     /// `text` padded with spaces to `width` columns.
     public static func pad(_ text: String, to width: Int, rightAligned: Bool = false) -> String {
         let padding = String(repeating: " ", count: max(0, width - of(text)))
