@@ -8,6 +8,8 @@ public final class Importer {
     /// Whether a MovieLens movies.csv took the ids of a links.csv read first.
     private var linksUsed = false
     private let progress: Progress
+    /// What erases the progress line before a message of an interruption's (nothing without one).
+    private let clearLine: String
     var report = ImportReport()
     private var writer: ImportWriter?
     private var rejects: RejectsWriter?
@@ -30,6 +32,7 @@ public final class Importer {
         self.catalog = catalog
         self.options = options
         self.progress = Progress(out: progressOutput)
+        clearLine = progressOutput == nil ? "" : "\r\u{1B}[K"
         report.dryRun = options.dryRun
     }
 
@@ -134,6 +137,9 @@ public final class Importer {
                     try self.rejects?.flush()
                     committing = monotonicSeconds()
                     self.progress.step(self.options.dryRun ? "rolling back (a dry run)" : "committing")
+                    if !self.options.dryRun {
+                        Interruption.say(self.clearLine + "moviecat: interrupted while committing: the import landed whole or not at all (moviecat info counts the movies)\n")
+                    }
                 }
             }
             // A bulk load checks no foreign keys: its genre links name movie ids it has just
@@ -141,6 +147,9 @@ public final class Importer {
             // cascades). The checks were a third of the time of appending a million movies.
             // A failed bulk append may leave SQLite's CHECKs off (see ImportWriter): back on.
             defer { try? db.execute("PRAGMA ignore_check_constraints = OFF") }
+            // Ctrl-C, TERM or a closed terminal end the process (SQLite rolls back); it says so.
+            Interruption.say(clearLine + "moviecat: interrupted: nothing was imported; the catalog is as it was\n")
+            defer { Interruption.say(nil) }
             // The line's seconds go on through long steps (an index build, the commit).
             try progress.ticking { if bulkLoad { try db.withoutForeignKeys(load) } else { try load() } }
             progress.finish()

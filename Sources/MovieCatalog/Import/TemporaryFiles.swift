@@ -5,14 +5,13 @@ import Glibc
 import Darwin
 #endif
 
-/// Files a command removes if it is interrupted (SIGINT, SIGTERM, SIGHUP) before it renames
-/// them into place: a rejects file in the making. The catalog needs nothing of the kind (its
+/// Files a command removes if it is interrupted (SIGINT, SIGTERM, SIGHUP; see `Interruption`)
+/// before it renames them into place: a rejects file in the making. The catalog needs nothing of the kind (its
 /// transaction is rolled back by SQLite); a half-written file beside it would stay for good.
 enum TemporaryFiles {
     /// Slots for the paths, as C strings the signal handler can read (it may not allocate).
     nonisolated(unsafe) private static var paths = [UnsafeMutablePointer<CChar>?](repeating: nil, count: 8)
-    nonisolated(unsafe) private static var handlersInstalled = false
-    private static let signals = [SIGINT, SIGTERM, SIGHUP]
+    private static let signals = Interruption.signals
 
     /// Makes a file of its own from `template` (`mkstemp`: its `XXXXXX` replaced) and returns it
     /// open, with its path; nil with `errno` set when it cannot. `remembered`: removed if the
@@ -74,26 +73,7 @@ enum TemporaryFiles {
     static func remember(_ path: String) {
         guard let slot = paths.firstIndex(where: { $0 == nil }) else { return }
         paths[slot] = strdup(path)
-        guard !handlersInstalled else { return }
-        handlersInstalled = true
-        for signal in signals {
-            // A signal the parent ignores (nohup's SIGHUP) stays ignored.
-            var current = sigaction()
-            sigaction(signal, nil, &current)
-            #if canImport(Glibc)
-            guard current.__sigaction_handler.sa_handler == nil else { continue }   // nil: SIG_DFL
-            #else
-            guard current.__sigaction_u.__sa_handler == nil else { continue }
-            #endif
-            var action = sigaction()
-            #if canImport(Glibc)
-            action.__sigaction_handler.sa_handler = removeAndDie
-            #else
-            action.__sigaction_u.__sa_handler = removeAndDie
-            #endif
-            sigemptyset(&action.sa_mask)
-            sigaction(signal, &action, nil)
-        }
+        Interruption.install()
     }
 
     /// `path` was renamed into place or removed: nothing to do for it on a signal.
@@ -106,15 +86,8 @@ enum TemporaryFiles {
         }
     }
 
-    /// The handler: unlink (async-signal-safe) every remembered file, then die of the signal as
-    /// the default action would, so the exit status still tells it (130 for Ctrl-C).
-    private static let removeAndDie: @convention(c) (Int32) -> Void = { signal in
-        for slot in 0..<8 { if let path = TemporaryFiles.paths[slot] { unlink(path) } }
-        #if canImport(Glibc)
-        Glibc.signal(signal, SIG_DFL)
-        #else
-        Darwin.signal(signal, SIG_DFL)
-        #endif
-        raise(signal)
+    /// Unlinks every remembered file: for the signal handler (async-signal-safe).
+    static func removeRemembered() {
+        for slot in 0..<8 { if let path = paths[slot] { unlink(path) } }
     }
 }
