@@ -129,7 +129,11 @@ import Testing
     func unknownFacet() throws {
         let error = #expect(throws: CatalogError.self) { try parser.parseToken("ratng:5") }
         #expect(error?.message.contains("did you mean 'rating'?") == true)
-        #expect(throws: CatalogError.self) { try parser.parseToken("drama") }
+        // A genre's name alone is offered as its token; other words get the example.
+        let genre = #expect(throws: CatalogError.self) { try parser.parseToken("Drama") }
+        #expect(genre?.message == "unexpected argument 'Drama': filter tokens look like facet:value; did you mean 'genre:drama'?")
+        let word = #expect(throws: CatalogError.self) { try parser.parseToken("nonsense") }
+        #expect(word?.message == "unexpected argument 'nonsense': filter tokens look like facet:value, e.g. genre:drama")
     }
 
     @Test("equal elements collapse in a set")

@@ -37,7 +37,9 @@ public struct FilterParser: Sendable {
     public func parseToken(_ token: String) throws -> [MovieFilter] {
         // The first colon itself (a colon with a combining mark after it is still the separator).
         guard let colon = token.unicodeScalars.firstIndex(of: ":") else {
-            throw CatalogError(.usage, "unexpected argument \(token.quotedForMessage): filter tokens look like facet:value, e.g. genre:drama")
+            // A genre's name alone (`filter drama`) is offered as its token.
+            let example = genres.resolve(token.trimmingWhitespace()).map { "; did you mean 'genre:\($0.code)'?" } ?? ", e.g. genre:drama"
+            throw CatalogError(.usage, "unexpected argument \(token.quotedForMessage): filter tokens look like facet:value\(example)")
         }
         let name = String(token.unicodeScalars[..<colon]).lowercased()
         guard let facet = Facet(rawValue: name) else {
