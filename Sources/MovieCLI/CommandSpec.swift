@@ -50,18 +50,35 @@ public struct CommandSpec: Sendable {
     /// The subcommand typed as `word`, if any.
     public func subcommand(_ word: String) -> CommandSpec? { subcommands.first { $0.word == word } }
 
+    /// Help's lines fit this many columns: a description or a usage line wider is wrapped at its
+    /// spaces under itself, not broken mid-word by the terminal.
+    static let helpWidth = 80
+
+    /// `text` wrapped to `helpWidth` after `first` (the line's start), later lines indented by `indent`.
+    static func wrapped(_ first: String, _ text: String, indent: Int) -> String {
+        let lines = DisplayWidth.wrap(text, to: max(20, helpWidth - indent), cutting: false)
+        return first + lines.joined(separator: "\n" + String(repeating: " ", count: indent)) + "\n"
+    }
+
+    /// The usage line, wrapped under its first option.
+    var usageLines: String {
+        let command = "moviecat" + (name.isEmpty ? "" : " " + name) + " "
+        guard usage.hasPrefix(command) else { return "USAGE: \(usage)\n" }
+        return Self.wrapped("USAGE: " + command, String(usage.dropFirst(command.count)), indent: 7 + command.count)
+    }
+
     /// The help text: abstract, USAGE, ARGUMENTS, OPTIONS, SUBCOMMANDS and EXAMPLES sections.
     public var help: String {
-        var text = "OVERVIEW: \(abstract)\n\nUSAGE: \(usage)\n"
+        var text = Self.wrapped("OVERVIEW: ", abstract, indent: 10) + "\n" + usageLines
         func section(_ title: String, _ rows: [(String, String)]) {
             guard !rows.isEmpty else { return }
             let width = min(28, rows.map { $0.0.count }.max() ?? 0)
             text += "\n\(title):\n"
             for (left, right) in rows {
                 if left.count > width {
-                    text += "  \(left)\n  \(String(repeating: " ", count: width))  \(right)\n"
+                    text += "  \(left)\n" + Self.wrapped(String(repeating: " ", count: width + 4), right, indent: width + 4)
                 } else {
-                    text += "  \(left)\(String(repeating: " ", count: width - left.count))  \(right)\n"
+                    text += Self.wrapped("  \(left)\(String(repeating: " ", count: width - left.count))  ", right, indent: width + 4)
                 }
             }
         }
@@ -72,7 +89,7 @@ public struct CommandSpec: Sendable {
         return text
     }
 
-    /// The lines after a usage error: the usage and where to get help.
+    /// The lines after a usage error: the usage (one line: an error stays three) and where to get help.
     public var usageHint: String {
         "USAGE: \(usage)\nSee 'moviecat \(name.isEmpty ? "" : name + " ")--help'."
     }

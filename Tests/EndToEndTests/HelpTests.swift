@@ -28,6 +28,9 @@ import Testing
             #expect(run.lines.contains { $0.hasPrefix(section) }, "no \(section) section: \(run)")
         }
         #expect(!FileManager.default.fileExists(atPath: box.db), "help needs no catalog")
+        // Wrapped at 80 columns (words kept whole), but for the examples, which are commands to copy.
+        let described = run.lines.prefix { !$0.hasPrefix("EXAMPLES:") }
+        #expect(described.allSatisfy { $0.count <= 80 }, "\(described.filter { $0.count > 80 })")
     }
 
     @Test("the main help lists every command")

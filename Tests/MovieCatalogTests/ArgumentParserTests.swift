@@ -50,7 +50,9 @@ import Testing
     @Test("help comes from the declarations")
     func help() {
         let help = Self.spec.help
-        #expect(help.contains("USAGE: moviecat filter <token> [--genre <g>]... [--limit <n>] [--sort <key>] [--desc]"))
+        // Wrapped at 80 columns under its first argument.
+        #expect(help.contains("USAGE: moviecat filter <token> [--genre <g>]... [--limit <n>] [--sort <key>]\n                       [--desc]\n"))
+        #expect(help.split(separator: "\n").allSatisfy { $0.count <= 80 }, "\(help)")
         #expect(help.contains("  --limit <n>   At most N.\n"))
         #expect(help.contains("ARGUMENTS:\n  <token>"))
         #expect(help.contains("EXAMPLES:\n  moviecat filter\n"))

@@ -73,10 +73,10 @@ public enum DisplayWidth {
     }
 
     /// `text` in lines of at most `width` columns, broken at spaces; a word wider than a line is
-    /// cut with `…`.
-    public static func wrap(_ text: String, to width: Int) -> [String] {
+    /// cut with `…` (or, not `cutting`, has a line of its own).
+    public static func wrap(_ text: String, to width: Int, cutting: Bool = true) -> [String] {
         var lines: [String] = [], line = "", used = 0
-        for word in text.split(separator: " ", omittingEmptySubsequences: true).map({ truncate(String($0), to: max(1, width)) }) {
+        for word in text.split(separator: " ", omittingEmptySubsequences: true).map({ cutting ? truncate(String($0), to: max(1, width)) : String($0) }) {
             let w = of(word)
             if used > 0 && used + 1 + w > width {
                 lines.append(line)
