@@ -231,7 +231,7 @@ public enum CompletionScript {
         switch completion {
         case .none: return nil
         case .file: return "-r -F"
-        case .genres: return "-x -a '(__moviecat_values genres)'"
+        case .genres: return "-x -a '(__moviecat_genre_list)'"
         case .presets: return "-x -a '(__moviecat_values presets)'"
         case .choices(let words): return "-x -a \(quoteFish(words.joined(separator: " ")))"
         case .filterTokens:
@@ -256,6 +256,15 @@ public enum CompletionScript {
                 end
             end
             moviecat $db _complete $argv 2>/dev/null
+        end
+        # Genre codes after what the word already lists (`drama,co`: drama,comedy ...), as bash's.
+        function __moviecat_genre_list
+            set -l token (string replace -r -- '^--[^=]*=' '' (commandline -ct))
+            set -l head (string replace -r -- '[^,]*$' '' "$token")
+            set -q head[1]; or set head ''
+            for code in (__moviecat_values genres)
+                echo "$head$code"
+            end
         end
         # No command on the line yet: only options (and --db's path) so far.
         function __moviecat_no_command

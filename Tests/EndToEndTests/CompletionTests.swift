@@ -254,6 +254,15 @@ import Testing
         #expect(try offers("moviecat --db \(box.db) filter exclude-genre:dr") == ["exclude-genre:drama"])
     }
 
+    @Test("fish completes the last genre of a comma list, as bash and zsh do", arguments: ["--genre ", "--genre=", "--exclude-genre "])
+    func fishGenreLists(_ option: String) throws {
+        let box = try CompletionTests.catalog()
+        let offers = try Self.fishOffers(box)
+        let prefix = option.hasSuffix("=") ? option : ""
+        #expect(try offers("moviecat --db \(box.db) filter \(option)drama,co") == [prefix + "drama,comedy"])
+        #expect(try offers("moviecat --db \(box.db) filter \(option)dr") == [prefix + "drama"])
+    }
+
     @Test("an option's own value is offered nothing, not filter tokens", arguments: ["--rating", "--year", "--title", "--limit"])
     func ownValues(_ option: String) throws {
         #expect(try CompletionTests.complete(["moviecat", "filter", option, ""]).isEmpty)
