@@ -17,8 +17,9 @@ public final class Database {
     public static let busyTimeoutMilliseconds: Int32 = 30_000
 
     /// Opens (creating when asked) the database at `path` and checks it really is SQLite; its
-    /// statements wait up to `busyTimeout` milliseconds for another connection's lock.
-    public init(path: String, create: Bool = true, busyTimeout: Int32 = Database.busyTimeoutMilliseconds) throws {
+    /// statements wait up to `busyTimeout` milliseconds for another connection's lock. Without
+    /// `settingWAL` the file's journal mode is left as it is (nothing is written by opening).
+    public init(path: String, create: Bool = true, busyTimeout: Int32 = Database.busyTimeoutMilliseconds, settingWAL: Bool = true) throws {
         _ = Database.configureOnce
         try Database.checkWritable(path)
         var handle: OpaquePointer?
@@ -46,7 +47,7 @@ public final class Database {
         // WAL is persistent: set it only when needed, since changing it needs the file to itself.
         // While another process reads a file a sqlite3 user set to another mode, this command
         // keeps that mode (a later one switches): waiting would last the reader's whole session.
-        if try scalar("PRAGMA journal_mode") != .text("wal") {
+        if settingWAL, try scalar("PRAGMA journal_mode") != .text("wal") {
             do {
                 try withBusyTimeout(0) { try execute("PRAGMA journal_mode = WAL") }
             } catch let error as DatabaseError where error.code == .busy || error.code == .locked {}

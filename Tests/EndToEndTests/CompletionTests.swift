@@ -198,6 +198,13 @@ import Testing
         #expect(old.status == 0 && old.stdout == "Old one\n" && old.stderr.isEmpty, "\(old)")
         #expect(try box.moviecat("_complete", "genres").lines.contains("drama"))
         #expect(try box.sql("PRAGMA user_version") == ["2"], "TAB upgraded the catalog")
+        // Nor does it write anything: a rollback journal stays one, an empty file stays empty.
+        try box.sqlite3("PRAGMA journal_mode = DELETE;\n")
+        #expect(try box.moviecat("_complete", "presets").stdout == "Old one\n")
+        #expect(try box.sql("PRAGMA journal_mode") == ["delete"])
+        let empty = try box.write("empty.sqlite", bytes: [])
+        #expect(try runProcess(moviecatBinary, ["--db", empty, "_complete", "genres"]).lines.contains("drama"))
+        #expect((try FileManager.default.attributesOfItem(atPath: empty)[.size] as? Int) == 0)
         // Another process holds the catalog locked: the new catalog's genres, at once.
         let run = try ResourceLimitTests.shell("""
             python3 -c '

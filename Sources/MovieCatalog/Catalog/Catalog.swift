@@ -95,7 +95,7 @@ public final class Catalog {
     /// catalog), waiting a moment at most for another process's lock. Nil when they cannot be
     /// read so (no such file, locked, no catalog).
     public static func namesForCompletion(at path: String) -> (genres: [String], presets: [String])? {
-        guard let db = try? Database(path: path, create: false, busyTimeout: 200) else { return nil }
+        guard let db = try? Database(path: path, create: false, busyTimeout: 200, settingWAL: false) else { return nil }
         defer { try? db.close() }
         func texts(_ sql: String) -> [String]? { try? db.query(sql) { try $0.text(0) } }
         guard let genres = texts("SELECT code FROM genres"),

@@ -10,25 +10,33 @@ import Darwin
 /// for Ctrl-C). The catalog needs nothing: SQLite rolls back what was not committed.
 enum Interruption {
     static let signals = [SIGINT, SIGTERM, SIGHUP]
-    /// What the handler writes, as a C string it can read without allocating; never freed, as
-    /// a signal may come while it is being replaced.
-    nonisolated(unsafe) private static var note: UnsafeMutablePointer<CChar>?
+    /// What the handler writes: a slot in raw memory holding a C string, so that the handler
+    /// reads it without allocating, without a lazy global's first initialisation and without
+    /// Swift's exclusivity checks (a signal may come while `say` writes it). The strings are
+    /// never freed, as a signal may come while one is being replaced.
+    nonisolated(unsafe) private static let note: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> = {
+        let slot = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: 1)
+        slot.initialize(to: nil)
+        return slot
+    }()
     nonisolated(unsafe) private static var installed = false
     nonisolated(unsafe) private static var notes: [String: UnsafeMutablePointer<CChar>] = [:]
 
     /// From now on an interruption writes `text` (a line of its own; nil: nothing).
     static func say(_ text: String?) {
         install()
-        guard let text else { note = nil; return }
+        guard let text else { note.pointee = nil; return }
         if notes[text] == nil { notes[text] = strdup(text) }
-        note = notes[text]
+        note.pointee = notes[text]
     }
 
     /// Installs the handler for each signal, once; a signal the parent ignores (nohup's SIGHUP)
-    /// stays ignored.
+    /// stays ignored. What the handler reads is made first, outside it.
     static func install() {
         guard !installed else { return }
         installed = true
+        _ = note
+        TemporaryFiles.prepare()
         for signal in signals {
             var current = sigaction()
             sigaction(signal, nil, &current)
@@ -51,7 +59,7 @@ enum Interruption {
     /// The handler: only async-signal-safe calls (unlink, write, signal, raise).
     private static let handler: @convention(c) (Int32) -> Void = { signal in
         TemporaryFiles.removeRemembered()
-        if let note = Interruption.note { _ = write(2, note, strlen(note)) }
+        if let text = Interruption.note.pointee { _ = write(2, text, strlen(text)) }
         #if canImport(Glibc)
         Glibc.signal(signal, SIG_DFL)
         #else

@@ -9,8 +9,18 @@ import Darwin
 /// before it renames them into place: a rejects file in the making. The catalog needs nothing of the kind (its
 /// transaction is rolled back by SQLite); a half-written file beside it would stay for good.
 enum TemporaryFiles {
-    /// Slots for the paths, as C strings the signal handler can read (it may not allocate).
-    nonisolated(unsafe) private static var paths = [UnsafeMutablePointer<CChar>?](repeating: nil, count: 8)
+    /// Slots for the paths, as C strings the signal handler can read: raw memory, made before
+    /// the handler is installed (`prepare`), as the handler may not allocate, and outside
+    /// Swift's exclusivity checks (a signal may come while a slot is written).
+    private static let slotCount = 8
+    nonisolated(unsafe) private static let paths: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> = {
+        let slots = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: slotCount)
+        slots.initialize(repeating: nil, count: slotCount)
+        return slots
+    }()
+
+    /// Makes the slots, for the signal handler to find them made.
+    static func prepare() { _ = paths }
     private static let signals = Interruption.signals
 
     /// Makes a file of its own from `template` (`mkstemp`: its `XXXXXX` replaced) and returns it
@@ -71,14 +81,14 @@ enum TemporaryFiles {
 
     /// Removes `path` if the process is interrupted before `forget(path)`.
     static func remember(_ path: String) {
-        guard let slot = paths.firstIndex(where: { $0 == nil }) else { return }
-        paths[slot] = strdup(path)
         Interruption.install()
+        guard let slot = (0..<slotCount).first(where: { paths[$0] == nil }) else { return }
+        paths[slot] = strdup(path)
     }
 
     /// `path` was renamed into place or removed: nothing to do for it on a signal.
     static func forget(_ path: String) {
-        for slot in paths.indices where paths[slot].map({ String(cString: $0) == path }) == true {
+        for slot in 0..<slotCount where paths[slot].map({ String(cString: $0) == path }) == true {
             // Out of the handler's sight before it is freed.
             let copy = paths[slot]
             paths[slot] = nil
@@ -88,6 +98,6 @@ enum TemporaryFiles {
 
     /// Unlinks every remembered file: for the signal handler (async-signal-safe).
     static func removeRemembered() {
-        for slot in 0..<8 { if let path = paths[slot] { unlink(path) } }
+        for slot in 0..<slotCount { if let path = paths[slot] { unlink(path) } }
     }
 }
