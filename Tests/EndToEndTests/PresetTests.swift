@@ -327,13 +327,15 @@ import TestSupport
         let box = try Sandbox()
         try box.seed()
         let name = "a very long preset name that is about sixty characters long!!"
-        #expect(try box.moviecat("save-preset", name, "genre:drama", "genre:comedy", "rating:5..", "year:1990..2010", "title:the long title search").status == 0)
-        let lines = try TableOutputTests.inTerminal(box, "COLUMNS=40 MOVIECAT presets")
+        #expect(try box.moviecat("save-preset", name, "genre:drama", "genre:comedy", "rating:5..", "year:1990..2010", "title:the long  title search").status == 0)
+        let lines = try TableOutputTests.inTerminal(box, "COLUMNS=60 MOVIECAT presets")
         let listed = lines.filter { !$0.hasSuffix("preset") }
-        for line in listed { #expect(TableOutputTests.displayWidth(line) <= 40, "wider than 40: '\(line)'") }
-        // The name takes a third of the width (13 columns), cut; the filters start two after it.
-        #expect(listed.count > 2 && listed[1].hasPrefix("a very long") && listed[1].contains("…  genre:"), "\(lines)")
-        let filters = listed.dropFirst().map { String($0.dropFirst(15)) }.joined(separator: " ")
-        #expect(filters == (try box.moviecat("presets").lines.last.map { String($0.dropFirst(name.count + 2)) }), "\(lines)")
+        for line in listed { #expect(TableOutputTests.displayWidth(line) <= 60, "wider than 60: '\(line)'") }
+        // The name takes a third of the width (20 columns), cut; the filters start two after it.
+        #expect(listed.count > 2 && listed[1].hasPrefix("a very long preset") && listed[1].contains("…  genre:"), "\(lines)")
+        // Each token whole on its line (a title's two spaces kept), so they paste as they were saved.
+        let filters = listed.dropFirst().map { String($0.dropFirst(22)) }
+        #expect(filters.contains("'title:the long  title search'"), "\(lines)")
+        #expect(filters.joined(separator: " ") == (try box.moviecat("presets").lines.last.map { String($0.dropFirst(name.count + 2)) }), "\(lines)")
     }
 }

@@ -49,8 +49,8 @@ enum PresetCommands {
         let rows = all.map { preset in
             (TextEscaping.terminalSafe(preset.name),
              // The empty set, as `save-preset` said it was saved.
-             preset.filters.isEmpty && preset.problem == nil ? "(every movie)"
-                : TextEscaping.terminalSafe(words(preset.filters) + (preset.problem.map { " (unusable: \($0))" } ?? "")))
+             preset.filters.isEmpty && preset.problem == nil ? ["(every movie)"]
+                : (tokens(preset.filters) + (preset.problem.map { ["(unusable: \($0))"] } ?? [])).map(TextEscaping.terminalSafe))
         }
         // On a terminal, a long name is cut and the filters wrap under their column.
         let columns = context.stdout.terminalColumns(environment: context.environment)
@@ -58,7 +58,8 @@ enum PresetCommands {
         let room = columns.map { max(12, $0 - width - 2) } ?? Int.max
         if !rows.isEmpty { context.stdout.write(DisplayWidth.pad("NAME", to: width) + "  FILTERS\n") }
         for (name, filters) in rows {
-            let lines = room == Int.max ? [filters] : DisplayWidth.wrap(filters, to: room)
+            // Whole tokens a line: a token broken or respaced would paste as another filter.
+            let lines = room == Int.max ? [filters.joined(separator: " ")] : DisplayWidth.wrap(words: filters, to: room)
             for (index, line) in lines.enumerated() {
                 let first = index == 0 ? DisplayWidth.truncate(name, to: width) : ""
                 context.stdout.write(DisplayWidth.pad(first, to: width) + "  " + line + "\n")
@@ -69,9 +70,10 @@ enum PresetCommands {
 
     /// A set's tokens as shell words: quoted where a token has a space or a shell's special
     /// character, so one can see where each ends and paste them into a command.
-    static func words(_ set: FilterSet) -> String {
-        set.sorted.map { TextEscaping.shellWord($0.description) }.joined(separator: " ")
-    }
+    static func words(_ set: FilterSet) -> String { tokens(set).joined(separator: " ") }
+
+    /// A set's tokens, each a shell word.
+    static func tokens(_ set: FilterSet) -> [String] { set.sorted.map { TextEscaping.shellWord($0.description) } }
 
     static let show = Command(spec: CommandSpec(
         name: "presets show", abstract: "Print a preset's elements, one per line.", arguments: [presetName], options: [sql],

@@ -75,8 +75,15 @@ public enum DisplayWidth {
     /// `text` in lines of at most `width` columns, broken at spaces; a word wider than a line is
     /// cut with `…` (or, not `cutting`, has a line of its own).
     public static func wrap(_ text: String, to width: Int, cutting: Bool = true) -> [String] {
+        wrap(words: text.split(separator: " ", omittingEmptySubsequences: true).map { cutting ? truncate(String($0), to: max(1, width)) : String($0) },
+             to: width)
+    }
+
+    /// `words` in lines of at most `width` columns, a space between two, each word whole (one
+    /// wider than a line has a line of its own).
+    public static func wrap(words: [String], to width: Int) -> [String] {
         var lines: [String] = [], line = "", used = 0
-        for word in text.split(separator: " ", omittingEmptySubsequences: true).map({ cutting ? truncate(String($0), to: max(1, width)) : String($0) }) {
+        for word in words {
             let w = of(word)
             if used > 0 && used + 1 + w > width {
                 lines.append(line)
