@@ -7,23 +7,22 @@ import Testing
     /// 200 characters, no spaces at either end.
     static let longTitle = String(String(repeating: "Endless Title ", count: 15).prefix(199)) + "!"
     static let wideTitles = ["七人の侍", "🎬🍿 Movie Night", "기생충", "Café ☕ Society", "東京物語 Tokyo", "Ame\u{301}lie",
-                             "दिलवाले दुल्हनिया", "3 इडियट्स"]
+                             "दिलवाले दुल्हनिया", "3 इडियट्स", "स्त्री"]
 
-    /// Terminal columns of text, worked out here: East Asian wide characters and emoji count 2,
-    /// marks 0 but spacing marks (a Devanagari vowel sign) 1, as wcwidth counts them.
+    /// Terminal columns of text, worked out here code point by code point, as wcwidth does (not
+    /// by grapheme clusters, as moviecat walks text): East Asian wide characters and emoji 2,
+    /// marks, format characters and controls 0 (a spacing mark, a Devanagari vowel sign, 1).
     static func displayWidth(_ text: some StringProtocol) -> Int {
-        text.reduce(0) { total, character in
-            let scalars = character.unicodeScalars
-            let v = scalars.first!.value
-            if v < 0x20 { return total }
-            if v < 0x7F { return total + 1 }
-            if scalars.first!.properties.isEmojiPresentation || scalars.contains(where: { $0.value == 0xFE0F }) { return total + 2 }
-            let wide: [ClosedRange<UInt32>] = [0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF,
-                                               0x4E00...0x9FFF, 0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF,
-                                               0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x20000...0x3FFFD]
-            if wide.contains(where: { $0.contains(v) }) { return total + 2 }
-            if scalars.allSatisfy({ $0.properties.generalCategory == .nonspacingMark }) { return total }
-            return total + 1 + scalars.dropFirst().filter { $0.properties.generalCategory == .spacingMark }.count
+        let wide: [ClosedRange<UInt32>] = [0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF,
+                                           0x4E00...0x9FFF, 0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF,
+                                           0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x20000...0x3FFFD]
+        return text.unicodeScalars.reduce(0) { total, scalar in
+            switch scalar.properties.generalCategory {
+            case .nonspacingMark, .enclosingMark, .format, .control: return total
+            default: break
+            }
+            if scalar.properties.isEmojiPresentation || wide.contains(where: { $0.contains(scalar.value) }) { return total + 2 }
+            return total + 1
         }
     }
 

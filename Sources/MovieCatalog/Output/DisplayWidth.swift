@@ -32,10 +32,11 @@ public enum DisplayWidth {
         // Emoji shown as pictures, or text symbols turned into emoji by VS16, are two columns.
         if first.properties.isEmojiPresentation || scalars.contains(where: { $0.value == 0xFE0F }) { return 2 }
         if isWide(first.value) { return 2 }
-        if scalars.allSatisfy(isZeroWidth) { return 0 }
-        // A spacing mark (a Devanagari vowel sign: `ि`, `ा`) takes a column of its own, as
-        // terminals measure it (wcwidth): `दिलवाले` is 6 columns in 4 characters.
-        return 1 + scalars.dropFirst().filter { $0.properties.generalCategory == .spacingMark }.count
+        // Otherwise a column for each scalar that is no mark, format or control, as terminals
+        // measure text (wcwidth, code point by code point): a Devanagari vowel sign (`ि`) and a
+        // conjunct's second consonant (`स्त`) take columns of their own, so `दिलवाले` is 6
+        // columns in 4 characters.
+        return scalars.reduce(0) { $0 + (isZeroWidth($1) ? 0 : 1) }
     }
 
     static func isZeroWidth(_ scalar: Unicode.Scalar) -> Bool {
